@@ -1,0 +1,106 @@
+/**
+ * A user-facing error raised by a tool handler. Registration turns it into an
+ * `isError: true` result whose structured content is `{ error, code, suggestions?, details? }`.
+ */
+export class ToolError extends Error {
+  /** Stable, machine-readable reason, e.g. `PATH_ESCAPES_ROOT`. */
+  readonly code: string;
+  /** Closest valid alternatives for a miss (anchors, paths, names), best first. */
+  readonly suggestions: readonly string[] | undefined;
+  /** Extra facts the caller can act on, e.g. `{ current_sha256 }`. */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+
+  constructor(
+    code: string,
+    message: string,
+    options: {
+      suggestions?: readonly string[];
+      details?: Record<string, unknown>;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ToolError';
+    this.code = code;
+    this.suggestions =
+      options.suggestions && options.suggestions.length > 0 ? [...options.suggestions] : undefined;
+    this.details = options.details;
+  }
+
+  /** The JSON shape sent to clients. */
+  toJSON(): ToolErrorPayload {
+    const out: ToolErrorPayload = { error: this.message, code: this.code };
+    if (this.suggestions) out.suggestions = [...this.suggestions];
+    if (this.details) out.details = { ...this.details };
+    return out;
+  }
+}
+
+/** Structured content of an error result. */
+export interface ToolErrorPayload {
+  error: string;
+  code: string;
+  suggestions?: string[];
+  details?: Record<string, unknown>;
+}
+
+/** True when `value` is a {@link ToolError} (also across duplicated module copies). */
+export function isToolError(value: unknown): value is ToolError {
+  return (
+    value instanceof ToolError ||
+    (value instanceof Error &&
+      value.name === 'ToolError' &&
+      typeof (value as { code?: unknown }).code === 'string')
+  );
+}
+
+/**
+ * Levenshtein edit distance between two strings (by UTF-16 code unit), O(|a|·|b|) time and
+ * O(min) memory.
+ */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length < b.length) [a, b] = [b, a];
+  if (b.length === 0) return a.length;
+  let prev = new Array<number>(b.length + 1);
+  let curr = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    curr[0] = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= b.length; j++) {
+      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
+      curr[j] = Math.min(prev[j]! + 1, curr[j - 1]! + 1, prev[j - 1]! + cost);
+    }
+    [prev, curr] = [curr, prev];
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The candidates closest to `input`, best first: case-insensitive edit distance, with
+ * candidates that contain the input (or are contained in it) ranked ahead at equal distance.
+ * Duplicates are removed; at most `max` (default 5) are returned.
+ */
+export function suggest(
+  input: string,
+  candidates: Iterable<string>,
+  options: { max?: number } = {},
+): string[] {
+  const max = options.max ?? 5;
+  if (max <= 0) return [];
+  const needle = input.toLowerCase();
+  const scored: Array<{ c: string; d: number; contains: number }> = [];
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    if (seen.has(c)) continue;
+    seen.add(c);
+    const hay = c.toLowerCase();
+    const contains = needle.length > 0 && (hay.includes(needle) || needle.includes(hay)) ? 0 : 1;
+    scored.push({ c, d: editDistance(needle, hay), contains });
+  }
+  scored.sort(
+    (x, y) => x.contains - y.contains || x.d - y.d || (x.c < y.c ? -1 : x.c > y.c ? 1 : 0),
+  );
+  return scored.slice(0, max).map((s) => s.c);
+}

@@ -1,0 +1,222 @@
+import { ToolError } from './errors.js';
+
+/** One page of a character-paginated text. */
+export interface CharPage {
+  /** The characters of this page. */
+  content: string;
+  /** Offset (UTF-16 code units) this page starts at; may be one less than asked, see below. */
+  offset: number;
+  /** True when characters remain after this page. */
+  truncated: boolean;
+  /** Offset of the next page, or null when this page reaches the end. */
+  next_offset: number | null;
+  /** Length of the whole text in UTF-16 code units. */
+  total_chars: number;
+}
+
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/**
+ * Character pagination that never splits a surrogate pair. Offsets count UTF-16 code units
+ * (JavaScript string indices). An `offset` that points between the halves of a pair is moved
+ * back to the start of that character. A page is at most `maxChars` long, except that a page
+ * always makes progress: when `maxChars` is 1 and the next character is astral, both halves
+ * are returned. Throws `OFFSET_OUT_OF_RANGE` for an offset past the end or negative.
+ */
+export function paginateChars(
+  text: string,
+  options: { offset?: number; maxChars: number },
+): CharPage {
+  const total = text.length;
+  let offset = options.offset ?? 0;
+  const maxChars = Math.floor(options.maxChars);
+  if (!Number.isInteger(offset) || offset < 0 || offset > total) {
+    throw new ToolError(
+      'OFFSET_OUT_OF_RANGE',
+      `offset ${options.offset} is outside the text: valid offsets are 0 to ${total}.`,
+      { details: { total_chars: total } },
+    );
+  }
+  if (!(maxChars >= 1)) {
+    throw new ToolError('INVALID_LIMIT', `max_chars must be at least 1, got ${options.maxChars}.`);
+  }
+  if (
+    offset > 0 &&
+    offset < total &&
+    isLow(text.charCodeAt(offset)) &&
+    isHigh(text.charCodeAt(offset - 1))
+  ) {
+    offset -= 1;
+  }
+  let end = Math.min(total, offset + maxChars);
+  if (
+    end < total &&
+    end > offset &&
+    isHigh(text.charCodeAt(end - 1)) &&
+    isLow(text.charCodeAt(end))
+  ) {
+    end = end - 1 === offset ? end + 1 : end - 1;
+  }
+  const truncated = end < total;
+  return {
+    content: text.slice(offset, end),
+    offset,
+    truncated,
+    next_offset: truncated ? end : null,
+    total_chars: total,
+  };
+}
+
+/** Where a line window starts and stops; see {@link planLines}. */
+export interface LinePlan {
+  /** First line returned, 1-based. */
+  start_line: number;
+  /** Last line returned, 1-based; `start_line - 1` when nothing is returned. */
+  end_line: number;
+  /** Lines in the whole text. */
+  total_lines: number;
+  /** True when lines exist after `end_line`. */
+  has_more: boolean;
+  /** True when lines exist before `start_line`. */
+  has_earlier: boolean;
+  /** Line to continue from, or null when `end_line` is the last line. */
+  next_start_line: number | null;
+  /** True when the byte budget, not the line count, ended the window early. */
+  limited_by_bytes: boolean;
+}
+
+/** Options of {@link planLines}. */
+export interface LinePlanOptions {
+  /** Lines in the whole text. */
+  totalLines: number;
+  /** First line wanted, 1-based (default 1). Not allowed together with `tail`. */
+  startLine?: number;
+  /** How many lines are wanted from `startLine` (default 100). */
+  lineCount?: number;
+  /** Return the final `tail` lines instead of a range from `startLine`. */
+  tail?: number;
+  /** Byte budget for the returned lines; the window stops at a whole line before exceeding it. */
+  maxBytes?: number;
+  /** Cost in bytes of line `n` (1-based), usually its UTF-8 length plus its line ending. */
+  lineBytes?: (line: number) => number;
+}
+
+/**
+ * Plans a window of whole lines: a range (`startLine` + `lineCount`) or a tail, cut short at a
+ * whole line when `maxBytes` would be exceeded. Pure and O(window). Errors (`ToolError`):
+ * `INVALID_RANGE` for `tail` with `startLine` or a non-positive count, `LINE_OUT_OF_RANGE` for
+ * a start past the end, `LINE_TOO_LONG` when the first line alone exceeds the budget, and
+ * `TAIL_TOO_LARGE` when the requested tail does not fit the budget (ask for fewer lines).
+ */
+export function planLines(options: LinePlanOptions): LinePlan {
+  const total = options.totalLines;
+  const budget = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  const cost = options.lineBytes ?? (() => 0);
+  if (options.tail !== undefined) {
+    if (options.startLine !== undefined) {
+      throw new ToolError(
+        'INVALID_RANGE',
+        'tail reads the final lines and cannot be combined with a start line; pass one or the other.',
+      );
+    }
+    if (!Number.isInteger(options.tail) || options.tail < 1) {
+      throw new ToolError(
+        'INVALID_RANGE',
+        `tail must be a whole number of at least 1, got ${options.tail}.`,
+      );
+    }
+    const start = Math.max(1, total - options.tail + 1);
+    let bytes = 0;
+    for (let n = start; n <= total; n++) bytes += cost(n);
+    if (bytes > budget) {
+      throw new ToolError(
+        'TAIL_TOO_LARGE',
+        `the final ${options.tail} lines need ${bytes} bytes, over the ${budget}-byte budget; ask for fewer lines.`,
+        { details: { bytes, max_bytes: budget } },
+      );
+    }
+    return {
+      start_line: total === 0 ? 1 : start,
+      end_line: total,
+      total_lines: total,
+      has_more: false,
+      has_earlier: start > 1,
+      next_start_line: null,
+      limited_by_bytes: false,
+    };
+  }
+  const startLine = options.startLine ?? 1;
+  const lineCount = options.lineCount ?? 100;
+  if (!Number.isInteger(startLine) || startLine < 1) {
+    throw new ToolError(
+      'INVALID_RANGE',
+      `start line must be a whole number of at least 1, got ${startLine}.`,
+    );
+  }
+  if (!Number.isInteger(lineCount) || lineCount < 1) {
+    throw new ToolError(
+      'INVALID_RANGE',
+      `line count must be a whole number of at least 1, got ${lineCount}.`,
+    );
+  }
+  if (startLine > Math.max(total, 1)) {
+    throw new ToolError(
+      'LINE_OUT_OF_RANGE',
+      `start line ${startLine} is past the end: the text has ${total} line${total === 1 ? '' : 's'}.`,
+      { details: { total_lines: total } },
+    );
+  }
+  const last = Math.min(total, startLine + lineCount - 1);
+  let end = startLine - 1;
+  let bytes = 0;
+  let limited = false;
+  for (let n = startLine; n <= last; n++) {
+    const c = cost(n);
+    if (bytes + c > budget) {
+      if (n === startLine) {
+        throw new ToolError(
+          'LINE_TOO_LONG',
+          `line ${n} alone needs ${c} bytes, over the ${budget}-byte budget; read it as bytes instead.`,
+          { details: { line: n, bytes: c, max_bytes: budget } },
+        );
+      }
+      limited = true;
+      break;
+    }
+    bytes += c;
+    end = n;
+  }
+  return {
+    start_line: startLine,
+    end_line: end,
+    total_lines: total,
+    has_more: end < total,
+    has_earlier: startLine > 1,
+    next_start_line: end < total ? end + 1 : null,
+    limited_by_bytes: limited,
+  };
+}
+
+/** A page of lines: the plan plus the lines themselves, each with its 1-based number. */
+export interface LinePage extends LinePlan {
+  lines: Array<{ line: number; text: string }>;
+}
+
+/**
+ * {@link planLines} over an array of lines already in memory. The byte cost of a line is its
+ * UTF-8 length plus one for its line break.
+ */
+export function paginateLines(
+  lines: readonly string[],
+  options: Omit<LinePlanOptions, 'totalLines' | 'lineBytes'>,
+): LinePage {
+  const plan = planLines({
+    ...options,
+    totalLines: lines.length,
+    lineBytes: (n) => Buffer.byteLength(lines[n - 1]!, 'utf8') + 1,
+  });
+  const out: Array<{ line: number; text: string }> = [];
+  for (let n = plan.start_line; n <= plan.end_line; n++) out.push({ line: n, text: lines[n - 1]! });
+  return { ...plan, lines: out };
+}

@@ -1,0 +1,139 @@
+import { ToolError } from './errors.js';
+
+/** Line-ending style of a text: `none` when it has no line break at all. */
+export type LineEndings = 'lf' | 'crlf' | 'mixed' | 'none';
+
+/** Result of {@link decodeUtf8}. */
+export interface DecodedText {
+  /** The text, without a leading byte-order mark. */
+  text: string;
+  /** True when the bytes started with the UTF-8 BOM (EF BB BF). */
+  bom: boolean;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** True when `bytes` starts with the UTF-8 byte-order mark. */
+export function hasBom(bytes: Uint8Array): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+/** Offset of the first NUL byte, or -1. A NUL byte means the content is binary. */
+export function findNul(bytes: Uint8Array): number {
+  return bytes.indexOf(0);
+}
+
+/** True when the bytes contain a NUL byte (Lectern's definition of binary content). */
+export function isBinary(bytes: Uint8Array): boolean {
+  return findNul(bytes) !== -1;
+}
+
+/**
+ * Byte offset of the first malformed UTF-8 sequence, or -1 when the bytes are valid UTF-8
+ * (overlongs, surrogates, code points above U+10FFFF and truncated sequences are malformed).
+ */
+export function findInvalidUtf8(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    let cp: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+      cp = b & 0x1f;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+      cp = b & 0x0f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+      cp = b & 0x07;
+    } else {
+      return i;
+    }
+    if (i + need >= n) return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * Strict UTF-8 decoding. A BOM is stripped and reported. Throws `INVALID_UTF8` with the byte
+ * offset of the first malformed sequence (never substitutes U+FFFD) and, unless `allowNul`,
+ * `BINARY_CONTENT` with the offset of the first NUL byte. `baseOffset` is added to reported
+ * offsets when `bytes` is a slice of a larger file.
+ */
+export function decodeUtf8(
+  bytes: Uint8Array,
+  options: { allowNul?: boolean; subject?: string; baseOffset?: number } = {},
+): DecodedText {
+  const subject = options.subject ?? 'the content';
+  const base = options.baseOffset ?? 0;
+  if (!options.allowNul) {
+    const nul = findNul(bytes);
+    if (nul !== -1) {
+      throw new ToolError(
+        'BINARY_CONTENT',
+        `${subject} contains a NUL byte at byte offset ${base + nul}, so it is treated as binary, not text.`,
+        { details: { offset: base + nul } },
+      );
+    }
+  }
+  const bom = hasBom(bytes);
+  const body = bom ? bytes.subarray(3) : bytes;
+  try {
+    return { text: decoder.decode(body), bom };
+  } catch {
+    const at = findInvalidUtf8(body) + (bom ? 3 : 0);
+    throw new ToolError(
+      'INVALID_UTF8',
+      `${subject} is not valid UTF-8: malformed byte sequence at byte offset ${base + at}.`,
+      { details: { offset: base + at } },
+    );
+  }
+}
+
+/** Line-ending style: `\r\n` is crlf, a lone `\n` is lf; a lone `\r` is not a line break. */
+export function detectLineEndings(text: string): LineEndings {
+  let lf = 0;
+  let crlf = 0;
+  let i = text.indexOf('\n');
+  while (i !== -1) {
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
+    else lf++;
+    if (lf > 0 && crlf > 0) return 'mixed';
+    i = text.indexOf('\n', i + 1);
+  }
+  if (crlf > 0) return 'crlf';
+  if (lf > 0) return 'lf';
+  return 'none';
+}
+
+/**
+ * Splits text into lines on `\n` and `\r\n` (endings not included). A final line break does
+ * not start an extra empty line, so `"a\nb\n"` is two lines and `""` is zero lines.
+ */
+export function splitLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
+  }
+  return lines;
+}

@@ -1,0 +1,286 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { isToolError, ToolError, type ToolErrorPayload } from './errors.js';
+
+/** The four MCP tool annotations. Lectern tools always declare all of them. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a handler receives beside its input. */
+export interface ToolContext {
+  /** Aborted when the client cancels the request or the connection closes. */
+  signal: AbortSignal;
+  /**
+   * Reports progress. Sends an MCP progress notification only when the client asked for one
+   * (a `progressToken` in the request); otherwise does nothing.
+   */
+  progress: (progress: number, total?: number, message?: string) => Promise<void>;
+}
+
+/** Any zod object schema. */
+// biome-ignore lint/suspicious/noExplicitAny: a schema of any shape
+export type AnyObjectSchema = z.ZodObject<any>;
+
+/** A tool as a plain value: metadata, zod schemas, annotations and a handler. */
+export interface ToolDefinition<
+  I extends AnyObjectSchema = AnyObjectSchema,
+  O extends AnyObjectSchema = AnyObjectSchema,
+> {
+  /** Tool name, `snake_case`, unique within a server. */
+  name: string;
+  /** Short human title. */
+  title: string;
+  /** Written for an agent: what it does, when to use it and when not, behaviour, returns. */
+  description: string;
+  /** Input schema; every field carries `.describe()`. */
+  inputSchema: I;
+  /** Output schema; structured results are parsed with it before they are sent. */
+  outputSchema: O;
+  annotations: ToolAnnotations;
+  /** Returns the result object, or throws `ToolError` for a user error. */
+  handler: (input: z.output<I>, context: ToolContext) => Promise<z.input<O>> | z.input<O>;
+}
+
+/** A tool definition with its schema types erased, for lists of mixed tools. */
+// biome-ignore lint/suspicious/noExplicitAny: erased handler types
+export type AnyToolDefinition = ToolDefinition<any, any>;
+
+/** Identity function that checks and infers a {@link ToolDefinition}. */
+export function defineTool<I extends AnyObjectSchema, O extends AnyObjectSchema>(
+  definition: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
+  return definition;
+}
+
+/** Options of {@link registerTools}. */
+export interface RegisterOptions {
+  /** New names by original name, applied before the prefix. */
+  rename?: Readonly<Record<string, string>>;
+  /** Prepended to every name, e.g. `docs_`. */
+  prefix?: string;
+  /** Replacement descriptions by original tool name (a locale's texts). */
+  descriptions?: Readonly<Record<string, string>>;
+  /** Replacement titles by original tool name. */
+  titles?: Readonly<Record<string, string>>;
+  /** Receives unexpected exceptions (never sent to the client); defaults to stderr. */
+  onUnexpectedError?: (error: unknown, toolName: string) => void;
+}
+
+const NAME_RE = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** The final names tools will be registered under, checked for collisions and validity. */
+export function resolveToolNames(
+  tools: readonly AnyToolDefinition[],
+  options: RegisterOptions = {},
+): string[] {
+  const names: string[] = [];
+  const seen = new Map<string, string>();
+  for (const tool of tools) {
+    const renamed = options.rename?.[tool.name] ?? tool.name;
+    const name = `${options.prefix ?? ''}${renamed}`;
+    if (!NAME_RE.test(name)) {
+      throw new Error(
+        `tool name "${name}" is invalid: use 1 to 128 letters, digits, '_', '-' or '.'.`,
+      );
+    }
+    const other = seen.get(name);
+    if (other !== undefined) {
+      throw new Error(
+        `tool name "${name}" is used twice (by "${other}" and "${tool.name}"); rename one of them.`,
+      );
+    }
+    seen.set(name, tool.name);
+    names.push(name);
+  }
+  for (const from of Object.keys(options.rename ?? {})) {
+    if (!tools.some((t) => t.name === from)) {
+      throw new Error(
+        `rename names unknown tool "${from}"; known tools: ${tools.map((t) => t.name).join(', ')}.`,
+      );
+    }
+  }
+  return names;
+}
+
+function textResult(payload: unknown, isError: boolean): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }],
+    structuredContent: payload as Record<string, unknown>,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+/** Turns any thrown value into the error payload a client sees (no stack traces). */
+export function errorPayload(error: unknown, toolName: string): ToolErrorPayload {
+  if (isToolError(error)) return error.toJSON();
+  return {
+    error: `${toolName} failed unexpectedly; the server logged the details. Try again, or report it if it persists.`,
+    code: 'INTERNAL_ERROR',
+  };
+}
+
+/**
+ * Runs a tool the way registration does, without a server: parses the input, calls the handler
+ * and parses the output. Resolves to the structured result or rejects with the handler's error.
+ */
+export async function invokeTool<T extends AnyToolDefinition>(
+  tool: T,
+  input: unknown,
+  context: Partial<ToolContext> = {},
+): Promise<z.output<T['outputSchema']>> {
+  const args = tool.inputSchema.parse(input ?? {});
+  const out = await tool.handler(args, {
+    signal: context.signal ?? new AbortController().signal,
+    progress: context.progress ?? (async () => {}),
+  });
+  return tool.outputSchema.parse(out);
+}
+
+/**
+ * Registers tool definitions on an SDK `McpServer`. All names are resolved and checked first
+ * (renames, prefix, collisions with each other and with tools already on the server), so a bad
+ * set registers nothing. Each call's input is validated by the schema; a result is parsed with
+ * the output schema and returned as `structuredContent` plus a text block with the same JSON; a
+ * `ToolError` becomes an `isError: true` result `{ error, code, suggestions?, details? }`; any
+ * other exception becomes a generic error result, is reported to `onUnexpectedError`, and the
+ * server keeps serving. Returns the registered names, in order.
+ */
+export function registerTools(
+  server: McpServer,
+  tools: readonly AnyToolDefinition[],
+  options: RegisterOptions = {},
+): string[] {
+  const names = resolveToolNames(tools, options);
+  const existing =
+    (server as unknown as { _registeredTools?: Record<string, unknown> })._registeredTools ?? {};
+  for (const name of names) {
+    if (name in existing)
+      throw new Error(`tool name "${name}" is already registered on this server.`);
+  }
+  const report =
+    options.onUnexpectedError ??
+    ((error: unknown, toolName: string) => {
+      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      process.stderr.write(`[lectern] unexpected error in ${toolName}: ${text}\n`);
+    });
+  tools.forEach((tool, i) => {
+    const name = names[i]!;
+    server.registerTool(
+      name,
+      {
+        title: options.titles?.[tool.name] ?? tool.title,
+        description: options.descriptions?.[tool.name] ?? tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: { title: options.titles?.[tool.name] ?? tool.title, ...tool.annotations },
+      },
+      // biome-ignore lint/suspicious/noExplicitAny: the SDK's callback types are generic over the schema
+      (async (args: any, extra: any): Promise<CallToolResult> => {
+        const token = extra?._meta?.progressToken;
+        const context: ToolContext = {
+          signal: extra?.signal ?? new AbortController().signal,
+          progress: async (progress, total, message) => {
+            if (token === undefined) return;
+            await extra.sendNotification({
+              method: 'notifications/progress',
+              params: {
+                progressToken: token,
+                progress,
+                ...(total === undefined ? {} : { total }),
+                ...(message === undefined ? {} : { message }),
+              },
+            });
+          },
+        };
+        try {
+          const out = await tool.handler(args, context);
+          const parsed = tool.outputSchema.safeParse(out);
+          if (!parsed.success) {
+            report(
+              new Error(`output of ${name} does not match its schema: ${parsed.error.message}`),
+              name,
+            );
+            return textResult(errorPayload(new Error('bad output'), name), true);
+          }
+          return textResult(parsed.data, false);
+        } catch (error) {
+          if (!isToolError(error)) report(error, name);
+          return textResult(errorPayload(error, name), true);
+        }
+        // biome-ignore lint/suspicious/noExplicitAny: see above
+      }) as any,
+    );
+  });
+  return names;
+}
+
+/** How {@link adaptTool} maps a native tool onto another tool surface. */
+export interface AdaptOptions<
+  NI extends AnyObjectSchema,
+  NO extends AnyObjectSchema,
+  I extends AnyObjectSchema,
+  O extends AnyObjectSchema,
+> {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: I;
+  outputSchema: O;
+  /** Overrides annotations; defaults to the native tool's. */
+  annotations?: ToolAnnotations;
+  /** Turns the adapted input into the native tool's input. */
+  mapInput: (input: z.output<I>) => z.input<NI>;
+  /** Turns the native result into the adapted result. */
+  mapOutput: (output: z.output<NO>, input: z.output<I>) => z.input<O>;
+  /** Rewrites a native error before it is thrown (e.g. to rename fields in its message). */
+  mapError?: (error: unknown) => unknown;
+}
+
+/**
+ * A tool that presents a native tool under another name, parameter spelling and result shape
+ * (for presets). The native handler does the work; its input is re-validated with the native
+ * schema, so defaults and limits are the native ones.
+ */
+export function adaptTool<
+  NI extends AnyObjectSchema,
+  NO extends AnyObjectSchema,
+  I extends AnyObjectSchema,
+  O extends AnyObjectSchema,
+>(native: ToolDefinition<NI, NO>, options: AdaptOptions<NI, NO, I, O>): ToolDefinition<I, O> {
+  return {
+    name: options.name,
+    title: options.title ?? native.title,
+    description: options.description,
+    inputSchema: options.inputSchema,
+    outputSchema: options.outputSchema,
+    annotations: options.annotations ?? native.annotations,
+    handler: async (input, context) => {
+      try {
+        const parsedInput = native.inputSchema.safeParse(options.mapInput(input));
+        if (!parsedInput.success) {
+          throw new ToolError(
+            'INVALID_INPUT',
+            `invalid input for ${options.name}: ${describeZodError(parsedInput.error)}`,
+          );
+        }
+        const nativeInput = parsedInput.data;
+        const out = native.outputSchema.parse(await native.handler(nativeInput, context));
+        return options.mapOutput(out, input);
+      } catch (error) {
+        throw options.mapError ? options.mapError(error) : error;
+      }
+    },
+  };
+}
+
+/** One line per problem: `path: message`, for error texts built from a zod error. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(input)'}: ${issue.message}`)
+    .join('; ');
+}

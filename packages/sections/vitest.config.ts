@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    reporters: ['default', 'json'],
+    outputFile: { json: '.reports/vitest.json' },
+    testTimeout: 30_000,
+  },
+});

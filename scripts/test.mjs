@@ -1,0 +1,58 @@
+// The repository's test command: builds, typechecks, lints and runs every test through turbo,
+// then prints one plain summary line `N passed, N failed` from vitest's JSON reports.
+// Exits non-zero when any test or any check failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const workspaces = ['packages', 'apps'].flatMap((dir) =>
+  existsSync(join(root, dir))
+    ? readdirSync(join(root, dir), { withFileTypes: true })
+        .filter((e) => e.isDirectory() && existsSync(join(root, dir, e.name, 'package.json')))
+        .map((e) => join(root, dir, e.name))
+    : [],
+);
+for (const ws of workspaces) rmSync(join(ws, '.reports'), { recursive: true, force: true });
+
+const tasks = ['build', 'typecheck', 'lint:repo', 'test'];
+const extra = process.argv.slice(2);
+const turbo = spawnSync('turbo', ['run', ...tasks, '--continue', '--output-logs=errors-only', ...extra], {
+  cwd: root,
+  stdio: 'inherit',
+  shell: process.platform === 'win32',
+});
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const missing = [];
+for (const ws of workspaces) {
+  const pkg = JSON.parse(readFileSync(join(ws, 'package.json'), 'utf8'));
+  if (!pkg.scripts?.test) continue;
+  const report = join(ws, '.reports', 'vitest.json');
+  if (!existsSync(report)) {
+    missing.push(pkg.name);
+    continue;
+  }
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  passed += r.numPassedTests ?? 0;
+  failed += r.numFailedTests ?? 0;
+  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  // A suite that failed to load (syntax error, missing import) has no failed tests but failed.
+  for (const file of r.testResults ?? []) {
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) {
+      console.error(`test file failed to run: ${file.name}: ${file.message ?? ''}`);
+      failed += 1;
+    }
+  }
+}
+if (missing.length) console.error(`no test report from: ${missing.join(', ')} (its build or tests did not run)`);
+failed += missing.length;
+const checksFailed = turbo.status !== 0 && failed === 0;
+if (checksFailed) {
+  console.error('a build, typecheck or lint task failed (see the output above)');
+  failed += 1;
+}
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(turbo.status === 0 && failed === 0 ? 0 : 1);
