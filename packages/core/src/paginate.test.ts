@@ -1,0 +1,228 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ToolError } from './errors.js';
+import { paginateChars, paginateLines, planLines } from './paginate.js';
+import { splitLines } from './text.js';
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return (e as ToolError).code;
+  }
+  return 'no error';
+}
+
+/** Reads a whole text page by page, following next_offset. */
+function readAllChars(text: string, maxChars: number): string[] {
+  const pages: string[] = [];
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const page = paginateChars(text, { offset, maxChars });
+    pages.push(page.content);
+    offset = page.next_offset;
+    if (pages.length > text.length + 2) throw new Error('no progress');
+  }
+  return pages;
+}
+
+describe('paginateChars', () => {
+  it('returns the first page and where to continue', () => {
+    expect(paginateChars('abcdef', { maxChars: 4 })).toEqual({
+      content: 'abcd',
+      offset: 0,
+      truncated: true,
+      next_offset: 4,
+      total_chars: 6,
+    });
+    expect(paginateChars('abcdef', { offset: 4, maxChars: 4 })).toMatchObject({
+      content: 'ef',
+      truncated: false,
+      next_offset: null,
+    });
+  });
+
+  it('never ends a page between the halves of a surrogate pair', () => {
+    const text = 'ab😀cd';
+    const page = paginateChars(text, { maxChars: 3 });
+    expect(page.content).toBe('ab');
+    expect(page.next_offset).toBe(2);
+    expect(paginateChars(text, { offset: 2, maxChars: 3 }).content).toBe('😀c');
+  });
+
+  it('moves an offset inside a pair back to the start of the character', () => {
+    const page = paginateChars('a😀b', { offset: 2, maxChars: 10 });
+    expect(page.offset).toBe(1);
+    expect(page.content).toBe('😀b');
+  });
+
+  it('always makes progress, even with max 1 on an astral character', () => {
+    expect(readAllChars('😀😀', 1)).toEqual(['😀', '😀']);
+  });
+
+  it('handles the empty text and an offset at the end', () => {
+    expect(paginateChars('', { maxChars: 10 })).toMatchObject({
+      content: '',
+      truncated: false,
+      next_offset: null,
+    });
+    expect(paginateChars('abc', { offset: 3, maxChars: 10 }).content).toBe('');
+  });
+
+  it('refuses offsets outside the text and a non-positive budget', () => {
+    expect(codeOf(() => paginateChars('abc', { offset: 4, maxChars: 10 }))).toBe(
+      'OFFSET_OUT_OF_RANGE',
+    );
+    expect(codeOf(() => paginateChars('abc', { offset: -1, maxChars: 10 }))).toBe(
+      'OFFSET_OUT_OF_RANGE',
+    );
+    expect(codeOf(() => paginateChars('abc', { offset: 1.5, maxChars: 10 }))).toBe(
+      'OFFSET_OUT_OF_RANGE',
+    );
+    expect(codeOf(() => paginateChars('abc', { maxChars: 0 }))).toBe('INVALID_LIMIT');
+  });
+
+  it('reassembles any text exactly, astral characters and CRLF included', () => {
+    const unit = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 4 }),
+      fc.constantFrom('\r\n', '😀', '𝄞', '世', '\n', 'e\u0301'),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(unit, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 9 }),
+        (parts, max) => {
+          const text = parts.join('');
+          const pages = readAllChars(text, max);
+          expect(pages.join('')).toBe(text);
+          for (const p of pages) {
+            // no page starts with a lone low surrogate or ends with a lone high surrogate
+            expect(/^[\udc00-\udfff]/.test(p)).toBe(false);
+            expect(/[\ud800-\udbff]$/.test(p)).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('planLines', () => {
+  const cost = () => 10;
+
+  it('plans a range with defaults', () => {
+    expect(planLines({ totalLines: 250 })).toEqual({
+      start_line: 1,
+      end_line: 100,
+      total_lines: 250,
+      has_more: true,
+      has_earlier: false,
+      next_start_line: 101,
+      limited_by_bytes: false,
+    });
+    expect(planLines({ totalLines: 250, startLine: 201, lineCount: 100 })).toMatchObject({
+      end_line: 250,
+      has_more: false,
+      has_earlier: true,
+      next_start_line: null,
+    });
+  });
+
+  it('stops at a whole line when the byte budget runs out', () => {
+    const plan = planLines({ totalLines: 10, lineCount: 10, maxBytes: 35, lineBytes: cost });
+    expect(plan).toMatchObject({
+      start_line: 1,
+      end_line: 3,
+      next_start_line: 4,
+      limited_by_bytes: true,
+    });
+  });
+
+  it('refuses a first line larger than the budget', () => {
+    expect(codeOf(() => planLines({ totalLines: 3, maxBytes: 5, lineBytes: cost }))).toBe(
+      'LINE_TOO_LONG',
+    );
+  });
+
+  it('plans a tail and refuses one over the budget', () => {
+    expect(planLines({ totalLines: 10, tail: 3 })).toMatchObject({
+      start_line: 8,
+      end_line: 10,
+      has_earlier: true,
+      has_more: false,
+    });
+    expect(planLines({ totalLines: 2, tail: 5 })).toMatchObject({
+      start_line: 1,
+      end_line: 2,
+      has_earlier: false,
+    });
+    expect(
+      codeOf(() => planLines({ totalLines: 10, tail: 5, maxBytes: 30, lineBytes: cost })),
+    ).toBe('TAIL_TOO_LARGE');
+  });
+
+  it('refuses tail with a start line, bad counts and a start past the end', () => {
+    expect(codeOf(() => planLines({ totalLines: 10, tail: 2, startLine: 1 }))).toBe(
+      'INVALID_RANGE',
+    );
+    expect(codeOf(() => planLines({ totalLines: 10, tail: 0 }))).toBe('INVALID_RANGE');
+    expect(codeOf(() => planLines({ totalLines: 10, startLine: 0 }))).toBe('INVALID_RANGE');
+    expect(codeOf(() => planLines({ totalLines: 10, lineCount: 0 }))).toBe('INVALID_RANGE');
+    expect(codeOf(() => planLines({ totalLines: 10, startLine: 11 }))).toBe('LINE_OUT_OF_RANGE');
+  });
+
+  it('handles an empty text', () => {
+    expect(planLines({ totalLines: 0 })).toMatchObject({
+      start_line: 1,
+      end_line: 0,
+      has_more: false,
+    });
+    expect(planLines({ totalLines: 0, tail: 5 })).toMatchObject({
+      end_line: 0,
+      has_earlier: false,
+    });
+  });
+});
+
+describe('paginateLines', () => {
+  it('numbers lines from 1', () => {
+    const page = paginateLines(['a', 'b', 'c'], { startLine: 2, lineCount: 1 });
+    expect(page.lines).toEqual([{ line: 2, text: 'b' }]);
+  });
+
+  it('reassembles any text exactly across pages (CRLF and astral included)', () => {
+    const line = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 12 }),
+      fc.constantFrom('😀😀', '世界', ''),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          line.map((s) => s.replace(/[\r\n]/g, '')),
+          { maxLength: 40 },
+        ),
+        fc.constantFrom('\n', '\r\n'),
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 60, max: 200 }),
+        (lines, eol, count, budget) => {
+          const text = lines.map((l) => l + eol).join('');
+          const all = splitLines(text);
+          const seen: string[] = [];
+          let start: number | null = 1;
+          while (start !== null && all.length > 0) {
+            const page = paginateLines(all, {
+              startLine: start,
+              lineCount: count,
+              maxBytes: budget,
+            });
+            expect(page.lines.length).toBeGreaterThan(0);
+            seen.push(...page.lines.map((l) => l.text));
+            start = page.next_start_line;
+          }
+          expect(seen.map((l) => l + eol).join('')).toBe(text);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
