@@ -1,0 +1,215 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ToolError } from '@lectern/core';
+import Database from 'better-sqlite3';
+
+/** A better-sqlite3 connection. */
+export type Db = Database.Database;
+
+/** Bumped when the schema changes; an index with another version is rebuilt. */
+export const SCHEMA_VERSION = 1;
+
+/** BM25 weight of the heading path column (the body weighs 1). */
+export const HEADING_WEIGHT = 4.0;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sources (
+  id TEXT PRIMARY KEY,
+  root TEXT NOT NULL,
+  indexed_at TEXT
+);
+CREATE TABLE IF NOT EXISTS files (
+  id INTEGER PRIMARY KEY,
+  source TEXT NOT NULL,
+  path TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime REAL NOT NULL,
+  sha256 TEXT NOT NULL,
+  indexed_at TEXT NOT NULL,
+  racy INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (source, path)
+);
+CREATE INDEX IF NOT EXISTS files_sha256 ON files (sha256);
+CREATE TABLE IF NOT EXISTS chunks (
+  id INTEGER PRIMARY KEY,
+  file INTEGER NOT NULL REFERENCES files (id),
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  heading_path TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_file ON chunks (file);
+CREATE TABLE IF NOT EXISTS problems (
+  source TEXT NOT NULL,
+  path TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime REAL NOT NULL,
+  code TEXT NOT NULL,
+  message TEXT NOT NULL,
+  PRIMARY KEY (source, path)
+);
+CREATE VIEW IF NOT EXISTS chunk_content AS
+  SELECT id, heading_path, text AS body FROM chunks;
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
+  heading_path,
+  body,
+  content = 'chunk_content',
+  content_rowid = 'id',
+  tokenize = 'unicode61 remove_diacritics 2',
+  prefix = '2 3'
+);
+`;
+
+const DROP = `
+DROP TABLE IF EXISTS chunks_fts;
+DROP VIEW IF EXISTS chunk_content;
+DROP TABLE IF EXISTS problems;
+DROP TABLE IF EXISTS chunks;
+DROP TABLE IF EXISTS files;
+DROP TABLE IF EXISTS sources;
+DROP TABLE IF EXISTS meta;
+`;
+
+/** The two connections of an open store and what opening it found. */
+export interface OpenedDatabase {
+  /** Runs every query; sees the last committed index. */
+  reader: Db;
+  /** Runs reindex transactions, so a reindex in progress is invisible to the reader. */
+  writer: Db;
+  /** Human-readable notes about what opening had to repair. */
+  warnings: string[];
+}
+
+/** True for SQLite errors that mean the file is damaged or not a database at all. */
+export function isCorruptionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB'))
+  );
+}
+
+function connect(path: string): Db {
+  const db = new Database(path, { timeout: 5000 });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/** Throws a SQLITE_CORRUPT-like error when the database fails its quick check. */
+function check(db: Db): void {
+  const rows = db.pragma('quick_check') as Array<{ quick_check: string }>;
+  const first = rows[0]?.quick_check;
+  if (first !== 'ok') {
+    const error = new Error(
+      `quick_check reported: ${rows
+        .slice(0, 3)
+        .map((r) => r.quick_check)
+        .join('; ')}`,
+    );
+    (error as Error & { code: string }).code = 'SQLITE_CORRUPT';
+    throw error;
+  }
+}
+
+function ensureSchema(db: Db, warnings: string[]): void {
+  const hasMeta = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+    .get();
+  if (hasMeta) {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+      | { value: string }
+      | undefined;
+    if (row && row.value !== String(SCHEMA_VERSION)) {
+      warnings.push(
+        `the memory index was built by another version (schema ${row.value}, expected ${SCHEMA_VERSION}); it was cleared and will be rebuilt.`,
+      );
+      db.exec(DROP);
+    }
+  }
+  db.exec(SCHEMA);
+  db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(
+    String(SCHEMA_VERSION),
+  );
+  // Ranking: BM25 with the heading path weighing four times the body.
+  db.exec(
+    `INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('rank', 'bm25(${HEADING_WEIGHT}, 1.0)')`,
+  );
+}
+
+function moveAside(path: string): string {
+  const aside = `${path}.corrupt`;
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(aside + suffix)) rmSync(aside + suffix, { force: true });
+  }
+  renameSync(path, aside);
+  for (const suffix of ['-wal', '-shm']) {
+    if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+  }
+  return aside;
+}
+
+function openOnce(path: string, warnings: string[]): OpenedDatabase {
+  const writer = connect(path);
+  try {
+    check(writer);
+    writer.transaction(() => ensureSchema(writer, warnings)).immediate();
+    const reader = connect(path);
+    return { reader, writer, warnings };
+  } catch (e) {
+    writer.close();
+    throw e;
+  }
+}
+
+/**
+ * Opens (creating when missing) the index database at `path` with two connections in WAL
+ * mode. A file that is not a database or fails `PRAGMA quick_check` is moved aside to
+ * `<path>.corrupt` and replaced by an empty index, with a warning saying so; any other failure
+ * (permissions, a folder in the way) throws `DB_UNAVAILABLE`.
+ */
+export function openDatabase(path: string): OpenedDatabase {
+  const warnings: string[] = [];
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (cause) {
+    throw new ToolError(
+      'DB_UNAVAILABLE',
+      `cannot create the folder for the memory database ${path}: ${(cause as Error).message}. Pass a writable dbPath.`,
+      { cause },
+    );
+  }
+  try {
+    return openOnce(path, warnings);
+  } catch (error) {
+    if (!isCorruptionError(error)) {
+      throw new ToolError(
+        'DB_UNAVAILABLE',
+        `cannot open the memory database ${path}: ${(error as Error).message}.`,
+        { cause: error },
+      );
+    }
+    const aside = moveAside(path);
+    warnings.push(
+      `the memory database ${path} was damaged (${(error as Error).message}); it was moved to ${aside} and a new, empty index was created. The next search or reindex rebuilds it from the sources.`,
+    );
+    try {
+      return openOnce(path, warnings);
+    } catch (again) {
+      throw new ToolError(
+        'DB_UNAVAILABLE',
+        `cannot recreate the memory database ${path}: ${(again as Error).message}.`,
+        { cause: again },
+      );
+    }
+  }
+}
