@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import {
   createRootSync,
   decodeUtf8,
+  editDistance,
   isToolError,
   planLines,
   readFileInRoot,
@@ -81,6 +82,19 @@ interface ProblemRow {
 }
 
 const key = (source: string, path: string) => `${source}/${path}`;
+
+/** Up to five candidates close to `input`: within 40% of its length in edits, or sharing its file name. */
+function closest(input: string, candidates: Iterable<string>): string[] {
+  const base = input.slice(input.lastIndexOf('/') + 1).toLowerCase();
+  const limit = Math.max(2, Math.floor(input.length * 0.4));
+  return suggest(input, candidates, { max: 50 })
+    .filter(
+      (c) =>
+        editDistance(c.toLowerCase(), input.toLowerCase()) <= limit ||
+        c.slice(c.lastIndexOf('/') + 1).toLowerCase() === base,
+    )
+    .slice(0, 5);
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -514,7 +528,7 @@ class SqliteMemoryStore implements MemoryStore {
       throw new ToolError(
         'NOT_INDEXED',
         `${shown} is not in the memory index; only indexed files can be read. Use a path from memory_search, or run memory_reindex if the file is new.`,
-        { suggestions: suggest(shown, candidates, { max: 5 }) },
+        { suggestions: closest(shown, candidates) },
       );
     }
     let bytes: Buffer;

@@ -1,0 +1,47 @@
+export { type MemoryToolsOptions, memoryTools } from './factory.js';
+export {
+  type Chunk,
+  type ChunkOptions,
+  chunkLines,
+  DEFAULT_MAX_CHUNK_WORDS,
+} from './lib/chunk.js';
+export { buildFtsQuery, MAX_QUERY_TERMS, parseQuery, type QueryTerm } from './lib/query.js';
+export {
+  fragmentOutputSchema,
+  type MemoryLocale,
+  reindexOutputSchema,
+  searchOutputSchema,
+  sourcesOutputSchema,
+} from './lib/schemas.js';
+export { DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from './lib/walk.js';
+export { memoriaTools } from './presets/memoria.js';
+export {
+  createMemory,
+  DEFAULT_MEMORY_MAX_FILE_BYTES,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_FRAGMENT_BYTES,
+  MAX_FRAGMENT_LINES,
+  MAX_QUERY_CHARS,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_OFFSET,
+} from './store.js';
+export { MEMORY_LIST_SOURCES, memoryListSourcesTool } from './tools/list-sources.js';
+export { MEMORY_READ_FRAGMENT, memoryReadFragmentTool } from './tools/read-fragment.js';
+export { MEMORY_REINDEX, memoryReindexTool } from './tools/reindex.js';
+export { MEMORY_SEARCH, memorySearchTool } from './tools/search.js';
+export type {
+  Citation,
+  Fragment,
+  ListSourcesResult,
+  MemoryOptions,
+  MemorySourceOptions,
+  MemoryStore,
+  ReadFragmentOptions,
+  ReindexError,
+  ReindexOptions,
+  ReindexResult,
+  SearchMatch,
+  SearchOptions,
+  SearchResult,
+  SourceStatus,
+} from './types.js';

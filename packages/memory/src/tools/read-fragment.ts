@@ -1,0 +1,64 @@
+import { defineTool } from '@lectern/core';
+import { z } from 'zod';
+import { fragmentOutputSchema } from '../lib/schemas.js';
+import { MAX_FRAGMENT_LINES } from '../store.js';
+import type { MemoryStore } from '../types.js';
+
+/** Native name of the read-fragment tool. */
+export const MEMORY_READ_FRAGMENT = 'memory_read_fragment';
+
+/** Input schema of `memory_read_fragment`. */
+export const memoryReadFragmentInput = z.object({
+  path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .describe(
+      'File to read as "<source id>/<path>", copied from a memory_search citation (e.g. "notes/projects/alpha.md"). Paths not in the index are refused.',
+    ),
+  start_line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      `First line to return, 1-based. Default 1, or end_line - ${MAX_FRAGMENT_LINES - 1} when only end_line is given. Usually a citation's start_line (or a few lines before it for context).`,
+    ),
+  end_line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      `Last line to return, inclusive; at most start_line + ${MAX_FRAGMENT_LINES - 1} (${MAX_FRAGMENT_LINES} lines per call). Default start_line + ${MAX_FRAGMENT_LINES - 1}, cut at the end of the file. Usually a citation's end_line.`,
+    ),
+});
+
+/** The `memory_read_fragment` tool over a store. */
+export function memoryReadFragmentTool(store: MemoryStore) {
+  return defineTool({
+    name: MEMORY_READ_FRAGMENT,
+    title: 'Read memory fragment',
+    description: [
+      'Read numbered lines of one indexed note as it is on disk now, to expand a memory_search citation without loading the whole file.',
+      `Pass the citation's path with its start_line and end_line, or a slightly wider window; with no range you get the first ${MAX_FRAGMENT_LINES} lines.`,
+      `At most ${MAX_FRAGMENT_LINES} lines (and 256 KB) per call, and a larger range fails with RANGE_TOO_LARGE; has_more and next_start_line say where to continue.`,
+      'Only indexed files can be read: other paths fail with NOT_INDEXED plus the closest indexed paths, a file deleted since indexing fails with FILE_DELETED, and a start past the end fails with LINE_OUT_OF_RANGE.',
+      'stale: true means the file changed after indexing, so cited lines may have moved; run memory_reindex and search again.',
+    ].join(' '),
+    inputSchema: memoryReadFragmentInput,
+    outputSchema: fragmentOutputSchema('en'),
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    handler: (input) =>
+      store.readFragment({
+        path: input.path,
+        startLine: input.start_line,
+        endLine: input.end_line,
+      }),
+  });
+}
