@@ -1,0 +1,43 @@
+import { expect, test } from 'vitest';
+import * as api from './index.js';
+
+test('the public API is exactly this set of names', () => {
+  expect(Object.keys(api).sort()).toEqual([
+    'DEFAULT_EXCLUDE',
+    'DEFAULT_INCLUDE',
+    'DEFAULT_MAX_CHUNK_WORDS',
+    'DEFAULT_MEMORY_MAX_FILE_BYTES',
+    'DEFAULT_SEARCH_LIMIT',
+    'MAX_FRAGMENT_BYTES',
+    'MAX_FRAGMENT_LINES',
+    'MAX_QUERY_CHARS',
+    'MAX_QUERY_TERMS',
+    'MAX_SEARCH_LIMIT',
+    'MAX_SEARCH_OFFSET',
+    'MEMORY_LIST_SOURCES',
+    'MEMORY_READ_FRAGMENT',
+    'MEMORY_REINDEX',
+    'MEMORY_SEARCH',
+    'buildFtsQuery',
+    'chunkLines',
+    'createMemory',
+    'fragmentOutputSchema',
+    'memoriaTools',
+    'memoryListSourcesTool',
+    'memoryReadFragmentTool',
+    'memoryReindexTool',
+    'memorySearchTool',
+    'memoryTools',
+    'parseQuery',
+    'reindexOutputSchema',
+    'searchOutputSchema',
+    'sourcesOutputSchema',
+  ]);
+});
+
+test('limits and defaults', () => {
+  expect(api.MAX_FRAGMENT_LINES).toBe(200);
+  expect(api.DEFAULT_SEARCH_LIMIT).toBe(10);
+  expect(api.MAX_SEARCH_LIMIT).toBe(50);
+  expect(api.DEFAULT_INCLUDE).toEqual(['**/*.md', '**/*.markdown', '**/*.txt']);
+});
