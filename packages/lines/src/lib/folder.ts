@@ -1,0 +1,29 @@
+import { fileKind, type Root, statInRoot, ToolError } from '@lectern/core';
+
+/** A checked starting point of a walk: a folder, or (when allowed) one regular file. */
+export interface Start {
+  /** Normalised workspace-relative path (`''` for the workspace root). */
+  path: string;
+  kind: 'folder' | 'file';
+}
+
+/**
+ * Checks a folder path (or, with `allowFile`, a file path) through core's guard: links,
+ * traversal and missing paths are refused with core's codes; a file where a folder is needed
+ * is `PATH_NOT_DIRECTORY`, a special file `PATH_NOT_REGULAR`.
+ */
+export async function checkStart(root: Root, path: string, allowFile: boolean): Promise<Start> {
+  const found = await statInRoot(root, path === '' ? '.' : path);
+  if (found.stat.isDirectory()) return { path: found.relativePath, kind: 'folder' };
+  if (found.stat.isFile()) {
+    if (allowFile) return { path: found.relativePath, kind: 'file' };
+    throw new ToolError(
+      'PATH_NOT_DIRECTORY',
+      `path ${path} is a file, not a folder; give a folder to list, or read the file with read_text.`,
+    );
+  }
+  throw new ToolError(
+    'PATH_NOT_REGULAR',
+    `path ${path} is ${fileKind(found.stat)}; only folders${allowFile ? ' and regular files' : ''} can be used here.`,
+  );
+}

@@ -1,0 +1,199 @@
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isToolError, type Root, readFileInRoot, ToolError } from '@lectern/core';
+import ignore, { type Ignore } from 'ignore';
+import type { PathMatcher } from './glob.js';
+
+/**
+ * A place in walk order: everything up to `path` is done; with `descend`, the folder at
+ * `path` still has its contents to walk; with `inclusive`, `path` itself is walked again.
+ */
+export interface WalkPosition {
+  path: string;
+  descend: boolean;
+  inclusive?: boolean;
+}
+
+/** Options of {@link walkTree}. */
+export interface WalkOptions {
+  root: Root;
+  /** Folder to walk, relative to the root (`''` for the root); already checked by the caller. */
+  folder: string;
+  include?: PathMatcher | undefined;
+  exclude?: PathMatcher | undefined;
+  /** Honour `.gitignore` files (the root's, the folder's ancestors' and every nested one). */
+  gitignore: boolean;
+  /** Deepest level walked; 1 = the folder's direct children. */
+  maxDepth: number;
+  /** Report folders as accepted entries (they are always walked into). */
+  directories: boolean;
+  /** Resume after this position. */
+  after?: WalkPosition | undefined;
+  signal?: AbortSignal;
+}
+
+/** One entry the walk examined, in walk order. */
+export interface WalkEvent {
+  /** Workspace-relative path, `/`-separated. */
+  path: string;
+  type: 'file' | 'directory' | 'other';
+  /** 1 for the folder's direct children. */
+  depth: number;
+  /** True when the entry passes every filter and should be reported. */
+  accepted: boolean;
+  /** True when the walk will go into this folder next. */
+  descend: boolean;
+}
+
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+/**
+ * Orders workspace paths the way the walk visits them: segment by segment, by UTF-16 code
+ * unit, a folder before its contents.
+ */
+export function comparePaths(a: string, b: string): number {
+  if (a === b) return 0;
+  const as = a === '' ? [] : a.split('/');
+  const bs = b === '' ? [] : b.split('/');
+  const n = Math.min(as.length, bs.length);
+  for (let i = 0; i < n; i++) {
+    const x = as[i]!;
+    const y = bs[i]!;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return as.length - bs.length;
+}
+
+const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+interface IgnoreLevel {
+  /** Folder the rules belong to, workspace-relative (`''` for the root). */
+  dir: string;
+  rules: Ignore;
+}
+
+async function loadGitignore(root: Root, dir: string): Promise<IgnoreLevel | undefined> {
+  const rel = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
+  try {
+    const { bytes } = await readFileInRoot(root, rel, { maxBytes: MAX_GITIGNORE_BYTES });
+    return { dir, rules: ignore().add(bytes.toString('utf8')) };
+  } catch (error) {
+    // A missing, linked, special or oversized .gitignore contributes no rules.
+    if (isToolError(error)) return undefined;
+    throw error;
+  }
+}
+
+function ignoredBy(levels: readonly IgnoreLevel[], path: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const level of levels) {
+    const sub = level.dir === '' ? path : path.slice(level.dir.length + 1);
+    if (sub === '') continue;
+    const result = level.rules.test(isDir ? `${sub}/` : sub);
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/**
+ * Lists a folder's entries after checking, without following links, that it is still the
+ * real folder the walk expects (a folder swapped for a link is skipped).
+ */
+async function readFolder(root: Root, rel: string): Promise<Dirent[] | undefined> {
+  const abs = rel === '' ? root.path : join(root.path, rel);
+  try {
+    const before = await lstat(abs);
+    if (!before.isDirectory()) return undefined;
+    const entries = await readdir(abs, { withFileTypes: true });
+    const after = await lstat(abs);
+    if (after.ino !== before.ino || after.dev !== before.dev) return undefined;
+    if ((await realpath(abs)) !== abs) return undefined;
+    return entries;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM') {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Walks a folder depth-first in {@link comparePaths} order, yielding every entry it examines
+ * (accepted or not). Symbolic links and special files are never followed or accepted; `.git`
+ * is never entered or accepted; ignored and excluded folders are not entered. Resumes after
+ * `options.after` without re-reporting what came before it.
+ */
+export async function* walkTree(options: WalkOptions): AsyncGenerator<WalkEvent> {
+  const { root, folder } = options;
+  const levels: IgnoreLevel[] = [];
+  if (options.gitignore) {
+    const parts = folder === '' ? [] : folder.split('/');
+    for (let i = 0; i <= parts.length; i++) {
+      const level = await loadGitignore(root, parts.slice(0, i).join('/'));
+      if (level) levels.push(level);
+    }
+  }
+  yield* walkFolder(options, folder, 1, levels);
+}
+
+async function* walkFolder(
+  options: WalkOptions,
+  dir: string,
+  depth: number,
+  levels: IgnoreLevel[],
+): AsyncGenerator<WalkEvent> {
+  const entries = await readFolder(options.root, dir);
+  if (!entries) return;
+  entries.sort(byName);
+  const after = options.after;
+  for (const entry of entries) {
+    if (options.signal?.aborted) throw new ToolError('CANCELLED', 'the request was cancelled.');
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    const isDir = entry.isDirectory();
+    let emit = true;
+    let forceDescend = false;
+    if (after) {
+      const cmp = comparePaths(path, after.path);
+      if (cmp === 0) {
+        if (!after.inclusive) {
+          emit = false;
+          forceDescend = after.descend;
+          if (!forceDescend) continue;
+        }
+      } else if (after.path.startsWith(`${path}/`)) {
+        emit = false;
+        forceDescend = true;
+      } else if (cmp < 0) {
+        continue;
+      }
+    }
+    const type: WalkEvent['type'] = isDir ? 'directory' : entry.isFile() ? 'file' : 'other';
+    let accepted = false;
+    let descend = false;
+    if (entry.name === '.git' || type === 'other') {
+      // never listed, never entered (links and special files are 'other')
+    } else if (options.gitignore && ignoredBy(levels, path, isDir)) {
+      // ignored
+    } else if (options.exclude?.(path)) {
+      // excluded
+    } else if (isDir) {
+      accepted = options.directories;
+      descend = depth < options.maxDepth;
+    } else {
+      accepted = options.include ? options.include(path) : true;
+    }
+    if (forceDescend && isDir && depth < options.maxDepth) descend = true;
+    if (emit) yield { path, type, depth, accepted, descend };
+    if (descend) {
+      let nested = levels;
+      if (options.gitignore) {
+        const level = await loadGitignore(options.root, path);
+        if (level) nested = [...levels, level];
+      }
+      yield* walkFolder(options, path, depth + 1, nested);
+    }
+  }
+}

@@ -1,0 +1,207 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defineTool } from '@lectern/core';
+import { z } from 'zod';
+import { type LinesContext, READ_ONLY } from '../lib/context.js';
+import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
+import { checkStart } from '../lib/folder.js';
+import { compileGlobs } from '../lib/glob.js';
+import { type WalkPosition, walkTree } from '../lib/walk.js';
+
+interface Position {
+  p: string;
+  d: boolean;
+}
+
+const isPosition = (v: unknown): v is Position =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as Position).p === 'string' &&
+  typeof (v as Position).d === 'boolean';
+
+/** Builds the `list_files` tool: a sorted, paginated listing of a workspace folder. */
+export function listFilesTool(ctx: LinesContext) {
+  const { limits } = ctx;
+  const ids = ctx.workspaces.ids;
+  const globList = (field: string, example: string) =>
+    z
+      .array(z.string().min(1).max(1000))
+      .max(100)
+      .optional()
+      .describe(
+        `${field} (picomatch syntax, e.g. ${example}). A glob without / matches a name at any depth; one with / matches the whole workspace-relative path. Default: none.`,
+      );
+
+  const inputSchema = z.object({
+    workspace: z
+      .string()
+      .min(1)
+      .describe(`Workspace id to list; one of: ${ids.join(', ')}.`),
+    path: z
+      .string()
+      .max(4096)
+      .optional()
+      .describe('Folder to list, relative to the workspace; default "" (the workspace root).'),
+    include: globList(
+      'Only list files matching at least one of these globs',
+      '["*.ts", "docs/**"]',
+    ),
+    exclude: globList(
+      'Skip files and folders matching any of these globs; an excluded folder is not entered',
+      '["node_modules", "*.min.js"]',
+    ),
+    respect_gitignore: z
+      .boolean()
+      .optional()
+      .describe(
+        'Skip what .gitignore files (the workspace root, the listed folder and every nested one) ignore; default true.',
+      ),
+    include_directories: z
+      .boolean()
+      .optional()
+      .describe('Also list folders (type "directory", size null); default false (files only).'),
+    max_depth: z
+      .number()
+      .int()
+      .min(1)
+      .max(limits.maxDepth)
+      .optional()
+      .describe(
+        `How deep to descend: 1 lists only the folder's direct children; default and maximum ${limits.maxDepth}.`,
+      ),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(limits.maxPageSize)
+      .optional()
+      .describe(
+        `Entries per page; default ${limits.defaultPageSize}, range 1-${limits.maxPageSize}.`,
+      ),
+    cursor: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe(
+        'next_cursor from the previous page of the same listing (same parameters, limit may change); omit for the first page.',
+      ),
+  });
+
+  const outputSchema = z.object({
+    workspace: z.string().describe('Workspace id listed.'),
+    path: z.string().describe('Normalised folder listed ("" for the workspace root).'),
+    entries: z
+      .array(
+        z.object({
+          path: z.string().describe('Path relative to the workspace; pass it to read_text.'),
+          type: z.enum(['file', 'directory']).describe('Entry type.'),
+          size: z.number().int().nullable().describe('Size in bytes; null for folders.'),
+          modified: z.string().describe('Last modification time, ISO 8601 UTC.'),
+        }),
+      )
+      .describe('Entries in walk order: by name within a folder, a folder before its contents.'),
+    has_more: z
+      .boolean()
+      .describe('True when another page may follow; pass next_cursor to get it.'),
+    next_cursor: z.string().nullable().describe('Cursor for the next page, or null when done.'),
+    scan_limited: z
+      .boolean()
+      .describe(
+        `True when the page stopped after visiting ${limits.maxScanEntries} entries; continue with next_cursor.`,
+      ),
+  });
+
+  return defineTool({
+    name: 'list_files',
+    title: 'List workspace files',
+    description: [
+      'List the files (and optionally folders) under a workspace folder with their size and modification time, sorted by path and paginated.',
+      'Use it to discover what exists before read_text; to find files by their content use search_text instead.',
+      'include/exclude take globs, .gitignore rules apply unless respect_gitignore is false, and max_depth limits how deep it goes.',
+      `Pages hold up to limit entries (default ${limits.defaultPageSize}, max ${limits.maxPageSize}); continue with next_cursor, which is only valid with the same parameters (a changed or edited cursor fails with CURSOR_MISMATCH or INVALID_CURSOR).`,
+      'Symbolic links, special files and .git are never listed or followed; a path outside the workspace or that is not a folder is refused with a path error code.',
+    ].join(' '),
+    inputSchema,
+    outputSchema,
+    annotations: READ_ONLY,
+    handler: async (input, context) => {
+      const ws = ctx.workspaces.get(input.workspace);
+      const include = compileGlobs(input.include, 'include');
+      const exclude = compileGlobs(input.exclude, 'exclude');
+      const start = await checkStart(ws.root, input.path ?? '', false);
+      const gitignore = input.respect_gitignore ?? true;
+      const directories = input.include_directories ?? false;
+      const maxDepth = input.max_depth ?? limits.maxDepth;
+      const limit = input.limit ?? limits.defaultPageSize;
+      const query = fingerprint([
+        ws.id,
+        start.path,
+        input.include ?? [],
+        input.exclude ?? [],
+        gitignore,
+        directories,
+        maxDepth,
+      ]);
+      let after: WalkPosition | undefined;
+      if (input.cursor !== undefined) {
+        const p = decodeCursor(input.cursor, 'list_files', query, isPosition);
+        after = { path: p.p, descend: p.d };
+      }
+      const found: Array<{ path: string; type: 'file' | 'directory' }> = [];
+      let position: Position | undefined;
+      let hasMore = false;
+      let scanLimited = false;
+      let scanned = 0;
+      for await (const event of walkTree({
+        root: ws.root,
+        folder: start.path,
+        include,
+        exclude,
+        gitignore,
+        maxDepth,
+        directories,
+        after,
+        signal: context.signal,
+      })) {
+        if (event.accepted && event.type !== 'other') {
+          if (found.length === limit) {
+            hasMore = true;
+            break;
+          }
+          found.push({ path: event.path, type: event.type });
+          position = { p: event.path, d: event.descend };
+        }
+        scanned++;
+        if (scanned >= limits.maxScanEntries) {
+          scanLimited = true;
+          hasMore = true;
+          position = { p: event.path, d: event.descend };
+          break;
+        }
+      }
+      const entries = [];
+      for (const item of found) {
+        try {
+          const st = await lstat(join(ws.root.path, item.path));
+          entries.push({
+            path: item.path,
+            type: item.type,
+            size: item.type === 'file' ? st.size : null,
+            modified: st.mtime.toISOString(),
+          });
+        } catch {
+          // removed since it was listed
+        }
+      }
+      return {
+        workspace: ws.id,
+        path: start.path,
+        entries,
+        has_more: hasMore,
+        next_cursor: hasMore && position ? encodeCursor('list_files', query, position) : null,
+        scan_limited: scanLimited,
+      };
+    },
+  });
+}
