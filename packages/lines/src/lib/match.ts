@@ -66,11 +66,11 @@ export function findLineMatches(
   const cut = (s: string, from: number): { text: string; truncated: boolean } => {
     if (s.length <= maxChars) return { text: s, truncated: false };
     let a = Math.max(0, Math.min(from, s.length - maxChars));
-    let b = a + maxChars;
     const lo = (c: number) => c >= 0xdc00 && c <= 0xdfff;
     const hi = (c: number) => c >= 0xd800 && c <= 0xdbff;
-    if (a > 0 && lo(s.charCodeAt(a))) a -= 1;
-    if (b < s.length && hi(s.charCodeAt(b - 1))) b -= 1;
+    if (a > 0 && lo(s.charCodeAt(a)) && hi(s.charCodeAt(a - 1))) a -= 1;
+    let b = Math.min(s.length, a + maxChars);
+    if (b < s.length && hi(s.charCodeAt(b - 1)) && lo(s.charCodeAt(b))) b -= 1;
     return { text: s.slice(a, b), truncated: true };
   };
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyToolDefinition } from '@lectern/core';
 import { connectTools } from '@lectern/core/testing';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** A temporary folder with helpers to fill it; remove it with `cleanup()`. */
 export interface TempDir {
@@ -71,8 +72,17 @@ export async function serve(tools: readonly AnyToolDefinition[]) {
   return {
     client: connected.client,
     close: connected.close,
+    /**
+     * Calls a tool with a raw `tools/call` request. Client.callTool is not used because, once
+     * the client has listed tools, it validates an error result's structuredContent (core's
+     * `{ error, code }` payload) against the tool's output schema and throws (core issue).
+     * The server still validates every successful result against the output schema.
+     */
     async call(name: string, args: Record<string, unknown>): Promise<Called> {
-      const result = (await connected.client.callTool({ name, arguments: args })) as {
+      const result = (await connected.client.request(
+        { method: 'tools/call', params: { name, arguments: args } },
+        CallToolResultSchema,
+      )) as {
         isError?: boolean;
         structuredContent?: Record<string, Loose>;
         content?: Array<{ type: string; text?: string }>;
