@@ -448,6 +448,22 @@ describe('search', () => {
     expect(paths(any).sort()).toEqual(['notes/ops.md', 'notes/recetas.md']);
   });
 
+  test('in any-term fallback, words found in most chunks are dropped only when others occur', async () => {
+    for (let i = 0; i < 10; i++)
+      dir.write(`w/${i}.md`, `# Week ${i}\n\nweekly status report ${i}\n`);
+    dir.write('w/x.md', '# Extra\n\nquince harvest\n');
+    const store = open();
+    // "weekly" is in 10 of 15 chunks; no chunk has both words, so the fallback runs on quince alone.
+    const r = await store.search({ query: 'weekly quince' });
+    expect(r.match).toBe('any');
+    expect(r.fts_query).toBe('"quince"');
+    expect(paths(r)).toEqual(['notes/w/x.md']);
+    // A common word next to a word that occurs nowhere is kept, so results still come back.
+    const typo = await store.search({ query: 'weekly qunice' });
+    expect(typo.fts_query).toBe('"weekly" OR "qunice"');
+    expect(typo.results.length).toBe(10);
+  });
+
   test('headings weigh more than body text', async () => {
     dir.write('x.md', '# Unrelated\n\nWe talked about incidents briefly.\n');
     const store = open();

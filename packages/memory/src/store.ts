@@ -17,7 +17,7 @@ import picomatch from 'picomatch';
 import { chunkLines, DEFAULT_MAX_CHUNK_WORDS, isMarkdownPath } from './lib/chunk.js';
 import { type Db, isCorruptionError, openDatabase } from './lib/db.js';
 import { Mutex } from './lib/mutex.js';
-import { buildFtsQuery, countTerms } from './lib/query.js';
+import { buildFtsQuery, foldWord, parseQuery, termsToFts } from './lib/query.js';
 import {
   compileGlobs,
   DEFAULT_EXCLUDE,
@@ -364,22 +364,25 @@ class SqliteMemoryStore implements MemoryStore {
         params.ids = ids;
       }
       const join = filters.length > 0;
-      const sql = (limitClause: string) =>
-        `SELECT chunks_fts.rowid AS id, chunks_fts.rank AS rank FROM chunks_fts${
-          join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
-        } WHERE chunks_fts MATCH @q${join ? ` AND ${filters.join(' AND ')}` : ''} ORDER BY rank ${limitClause}`;
+      const from = `FROM chunks_fts${
+        join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
+      } WHERE chunks_fts MATCH @q${join ? ` AND ${filters.join(' AND ')}` : ''}`;
       let mode: SearchMatch = raw ? 'raw' : 'all';
       let fts = all;
       try {
-        if (!raw && countTerms(query) > 1) {
-          const hit = this.reader.prepare(sql('LIMIT 1')).get({ ...params, q: all });
-          if (hit === undefined) {
-            mode = 'any';
-            fts = any;
-          }
+        const terms = raw ? [] : parseQuery(query);
+        // Unordered probe: ranking is only paid for the query that is actually returned.
+        if (
+          terms.length > 1 &&
+          !this.reader.prepare(`SELECT 1 ${from} LIMIT 1`).get({ ...params, q: all })
+        ) {
+          mode = 'any';
+          fts = this.anyQuery(terms) ?? any;
         }
         const top = this.reader
-          .prepare(sql('LIMIT @limit OFFSET @offset'))
+          .prepare(
+            `SELECT chunks_fts.rowid AS id, chunks_fts.rank AS rank ${from} ORDER BY rank LIMIT @limit OFFSET @offset`,
+          )
           .all({ ...params, q: fts, limit: limit + 1, offset }) as Array<{
           id: number;
           rank: number;
@@ -454,6 +457,34 @@ class SqliteMemoryStore implements MemoryStore {
       next_offset: rows.more ? offset + limit : null,
       warnings: [...this.warnings(), ...notes.filter((n) => !this.pendingWarnings.includes(n))],
     };
+  }
+
+  /**
+   * The any-term query without terms found in more than half of all chunks, when at least one
+   * other term remains. FTS5's bm25 clamps the IDF of such terms to almost zero, so they cannot
+   * change the order; they would only make the engine rank nearly every chunk. Returns
+   * undefined when nothing is dropped.
+   */
+  private anyQuery(terms: ReturnType<typeof parseQuery>): string | undefined {
+    const chunks = Number(
+      (
+        this.reader.prepare("SELECT value FROM meta WHERE key = 'chunk_count'").get() as
+          | { value: string }
+          | undefined
+      )?.value ?? 0,
+    );
+    if (chunks === 0) return undefined;
+    const df = this.reader.prepare('SELECT doc FROM temp.chunks_vocab WHERE term = ?').pluck();
+    // Prefixes and phrases: unknown frequency, always kept and assumed to occur.
+    const freq = terms.map((t) =>
+      t.prefix || t.words.length !== 1
+        ? -1
+        : ((df.get(foldWord(t.words[0]!)) as number | undefined) ?? 0),
+    );
+    const kept = terms.filter((_, i) => freq[i]! <= chunks / 2);
+    const occurs = freq.some((f) => f !== 0 && f <= chunks / 2);
+    if (!occurs || kept.length === terms.length) return undefined;
+    return termsToFts(kept, 'any');
   }
 
   // ---------------------------------------------------------------- read
@@ -773,10 +804,12 @@ class SqliteMemoryStore implements MemoryStore {
       }
 
       let prev = new Map<string, FileRow>();
-      for (const r of w
-        .prepare('SELECT id, source, path, size, mtime, sha256, racy FROM files')
-        .all() as FileRow[]) {
-        prev.set(key(r.source, r.path), r);
+      // Raw arrays and no sha256 here: this runs over every indexed file on every reindex.
+      for (const [id, source, path, size, mtime, racy] of w
+        .prepare('SELECT id, source, path, size, mtime, racy FROM files')
+        .raw(true)
+        .all() as Array<[number, string, string, number, number, number]>) {
+        prev.set(key(source, path), { id, source, path, size, mtime, racy, sha256: '' });
       }
       let problems = new Map<string, ProblemRow>();
       for (const p of w.prepare('SELECT * FROM problems').all() as ProblemRow[]) {
@@ -814,8 +847,10 @@ class SqliteMemoryStore implements MemoryStore {
       for (const [k, p] of problems) if (!disk.has(k)) st.deleteProblem.run(p.source, p.path);
       const missingBySha = new Map<string, FileRow[]>();
       const missing = new Set<FileRow>();
+      const shaOf = w.prepare('SELECT sha256 FROM files WHERE id = ?').pluck();
       for (const [k, row] of prev) {
         if (disk.has(k)) continue;
+        row.sha256 = shaOf.get(row.id) as string;
         missing.add(row);
         const list = missingBySha.get(row.sha256) ?? [];
         list.push(row);
@@ -854,6 +889,7 @@ class SqliteMemoryStore implements MemoryStore {
         const sha = sha256(bytes);
         const racy = startedAt - mtime < RACY_MS ? 1 : 0;
         const { source, file, row } = item;
+        if (row && row.sha256 === '') row.sha256 = shaOf.get(row.id) as string;
         if (row && row.sha256 === sha) {
           st.updateFile.run(source.id, file.path, size, mtime, sha, now, racy, row.id);
           counts.unchanged++;
@@ -950,6 +986,9 @@ class SqliteMemoryStore implements MemoryStore {
       );
       for (const s of this.sources) upsertSource.run(s.id, s.root.path, now);
       w.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('built_at', ?)").run(now);
+      w.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('chunk_count', ?)").run(
+        String((w.prepare('SELECT COUNT(*) AS n FROM chunks').get() as { n: number }).n),
+      );
       if (full) w.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')");
       const totals = w
         .prepare(

@@ -164,6 +164,10 @@ function openOnce(path: string, warnings: string[]): OpenedDatabase {
     check(writer);
     writer.transaction(() => ensureSchema(writer, warnings)).immediate();
     const reader = connect(path);
+    // Per-connection view of the index vocabulary (document frequency per term).
+    reader.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, 'chunks_fts', 'row')",
+    );
     return { reader, writer, warnings };
   } catch (e) {
     writer.close();

@@ -79,6 +79,22 @@ export function termToFts(term: QueryTerm): string {
 export type MatchMode = 'all' | 'any';
 
 /**
+ * A word folded the way the index's tokenizer (`unicode61 remove_diacritics 2`) folds it:
+ * lower case, accents removed. Used to look terms up in the index vocabulary.
+ */
+export function foldWord(word: string): string {
+  return word
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
+/** FTS5 syntax for already-parsed terms, joined by AND (`all`) or OR (`any`). */
+export function termsToFts(terms: readonly QueryTerm[], mode: MatchMode): string {
+  return terms.map(termToFts).join(mode === 'all' ? ' AND ' : ' OR ');
+}
+
+/**
  * Builds an FTS5 MATCH expression from user text: every term quoted, joined by AND (`all`) or
  * OR (`any`). Throws `EMPTY_QUERY` when the text has no letter or digit and `QUERY_TOO_LONG`
  * past {@link MAX_QUERY_TERMS} terms.
@@ -98,7 +114,7 @@ export function buildFtsQuery(text: string, mode: MatchMode = 'all'): string {
       { details: { terms: terms.length, max_terms: MAX_QUERY_TERMS } },
     );
   }
-  return terms.map(termToFts).join(mode === 'all' ? ' AND ' : ' OR ');
+  return termsToFts(terms, mode);
 }
 
 /** Number of terms {@link parseQuery} finds in the text. */

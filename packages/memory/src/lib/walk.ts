@@ -118,13 +118,13 @@ export function walkSource(source: ResolvedSource, stats?: WalkStats): WalkedFil
         continue;
       }
       if (!source.matches(childRel)) continue;
-      let st: Stats;
+      let st: Stats | undefined;
       try {
-        st = lstatSync(join(abs, name));
+        st = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
       } catch {
-        continue; // deleted since readdir
+        continue; // unreadable
       }
-      if (!st.isFile()) continue;
+      if (!st?.isFile()) continue; // deleted or replaced since readdir
       out.push({ path: childRel, size: st.size, mtime: st.mtimeMs });
     }
   }
