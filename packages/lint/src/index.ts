@@ -1,0 +1,135 @@
+export {
+  coherenceScore,
+  computeTdqs,
+  descriptionQuality,
+  divRoundHalfUp,
+  meanScore,
+  overallScore,
+  TIER_ORDER,
+  tierAtLeast,
+  tierOf,
+  weightedHundredths,
+} from './lib/arithmetic.js';
+export {
+  type CalibrationExample,
+  CalibrationExampleSchema,
+  type CalibrationResult,
+  type CalibrationRow,
+  calibrate,
+  formatCalibration,
+  parseCalibrationJsonl,
+} from './lib/calibrate.js';
+export { canonicalJson, inputHash, sortKeysDeep } from './lib/canonical.js';
+export { coherenceOffline } from './lib/coherence.js';
+export {
+  type Bump,
+  type ChangelogOptions,
+  changedHeading,
+  type DiffEntry,
+  diffSnapshots,
+  diffTool,
+  formatSnapshot,
+  maxBump,
+  renderChangelog,
+  renderChangelogMarkdown,
+  renderChangeset,
+  type Snapshot,
+  type SnapshotDiff,
+  showValue,
+  snapshotTools,
+  type ToolChange,
+} from './lib/diff.js';
+export {
+  type Fix,
+  formatGithub,
+  formatJson,
+  formatMarkdown,
+  formatReport,
+  formatSarif,
+  formatText,
+  type LocationOptions,
+  REPORT_FORMATS,
+  type ReportFormat,
+  topFixes,
+  worstFirst,
+} from './lib/formats.js';
+export { hasNoDescription, isTautological } from './lib/gates.js';
+export { type LintOptions, lintTools } from './lib/lint.js';
+export {
+  LlmJudge,
+  LlmJudgeError,
+  type LlmJudgeOptions,
+  ServerReplySchema,
+  ToolReplySchema,
+} from './lib/llm-judge.js';
+export { isKeywordList, judgeToolOffline, OfflineJudge } from './lib/offline-judge.js';
+export {
+  PROMPT_VERSION,
+  SERVER_SYSTEM_PROMPT,
+  serverUserMessage,
+  TOOL_SYSTEM_PROMPT,
+  toolUserMessage,
+} from './lib/prompts.js';
+export {
+  evaluateThresholds,
+  FAIL_ON_VALUES,
+  type LintReport,
+  type ThresholdFailure,
+  type ThresholdOutcome,
+  type Thresholds,
+  validateThresholds,
+} from './lib/report.js';
+export { assertToolList, type ScoreOptions, scoreTool, scoreTools } from './lib/score.js';
+export {
+  isShadowCandidate,
+  type ServerOptions,
+  scoreServer,
+  shadowCandidates,
+  validateShadowingRisks,
+} from './lib/server.js';
+export {
+  computeInvocationCost,
+  computeSignals,
+  MAX_SCHEMA_DEPTH,
+  requiredSubtree,
+} from './lib/signals.js';
+export {
+  type LoadedTools,
+  type LoadOptions,
+  listAllTools,
+  loadTarget,
+  parseTarget,
+  parseToolsJson,
+  type Target,
+  TargetError,
+  toolsFromDefinitions,
+} from './lib/targets.js';
+export {
+  COHERENCE_DIMENSIONS,
+  type CoherenceDimension,
+  type CoherenceJudgeInput,
+  type CoherenceJudgement,
+  type CoherenceToolInput,
+  type ContextSignals,
+  DIMENSION_WEIGHTS,
+  DIMENSIONS,
+  type Dimension,
+  type DimensionJudgement,
+  type DimensionScores,
+  type Json,
+  type JsonSchema,
+  type Judge,
+  type ServerFlag,
+  type ServerReport,
+  type ServerScore,
+  type ShadowCandidate,
+  type ShadowingRisk,
+  type Tier,
+  type ToolAnnotationsInput,
+  type ToolFlag,
+  type ToolInput,
+  type ToolJudgeInput,
+  type ToolJudgement,
+  type ToolScore,
+} from './lib/types.js';
+export { type CliIo, EXIT, LINT_VERSION, runLintCli, splitCommand, USAGE } from './run-cli.js';

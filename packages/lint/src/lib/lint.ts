@@ -1,0 +1,32 @@
+import { OfflineJudge } from './offline-judge.js';
+import { evaluateThresholds, type LintReport, type Thresholds } from './report.js';
+import { type ServerOptions, scoreServer } from './server.js';
+import type { ToolInput } from './types.js';
+
+/** Options for {@link lintTools}. */
+export interface LintOptions extends Omit<ServerOptions, 'toolScores'> {
+  thresholds?: Thresholds;
+  /** Shown in reports as where the tools came from. Default "tools". */
+  target?: string;
+  /** A file results can point at (SARIF, annotations). */
+  file?: string;
+}
+
+/**
+ * Scores a server's tools and applies CI thresholds: the programmatic equivalent of
+ * `lectern-lint lint`. Resolves to the full report (tools, server, threshold outcome).
+ */
+export async function lintTools(
+  tools: readonly ToolInput[],
+  options: LintOptions = {},
+): Promise<LintReport> {
+  const judge = options.judge ?? new OfflineJudge();
+  const report = await scoreServer(tools, { ...options, judge });
+  return {
+    target: options.target ?? 'tools',
+    ...(options.file ? { file: options.file } : {}),
+    judge: judge.name,
+    ...report,
+    thresholds: evaluateThresholds(report, options.thresholds ?? {}),
+  };
+}

@@ -1,0 +1,912 @@
+import { coherenceOffline } from './coherence.js';
+import { topLevelParams } from './signals.js';
+import {
+  actionVerb,
+  contentTokens,
+  cue,
+  excerpt,
+  isMutationVerb,
+  mentions,
+  mentionsParam,
+  nameWords,
+  type Sentence,
+  STOPWORDS,
+  sentences,
+  tokens,
+  words,
+} from './text.js';
+import type {
+  CoherenceJudgeInput,
+  CoherenceJudgement,
+  Dimension,
+  DimensionJudgement,
+  Judge,
+  ToolJudgeInput,
+  ToolJudgement,
+} from './types.js';
+
+/* ---------------------------------------------------------------- cue lexicons */
+
+/** Explicit "when to use" statements. */
+const WHEN_CUES = [
+  cue('(?:use|call|invoke|choose|pick|run|try)\\s+(?:this(?:\\s+tool)?|it)'),
+  cue('use\\s+(?:when|whenever|to|for|after|before|once|if)'),
+  cue('when\\s+you\\s+(?:need|want|have|already|are|must|only)'),
+  cue('(?:useful|ideal|best|intended|meant|designed|suited|made)\\s+(?:for|when|to|after)'),
+  cue('(?:start|begin)\\s+(?:here|with\\s+this)'),
+  cue('after\\s+(?:obtaining|getting|calling|finding|running|listing|searching|you)'),
+  cue(
+    '(?:úsal[ao]|úsela|úselo|usa\\s+est[ae]|use\\s+est[ae]|llámal[ao]|sirve\\s+para|útil\\s+(?:para|cuando)|pensad[ao]\\s+para|cuando\\s+(?:necesites|quieras|tengas|ya)|después\\s+de\\s+(?:obtener|buscar|llamar|usar)|tras\\s+(?:obtener|buscar|llamar))',
+  ),
+];
+
+/** Explicit "when not to use" statements and exclusions. */
+const WHEN_NOT_CUES = [
+  cue(
+    "(?:do\\s+not|don't|never|avoid|not)\\s+(?:use|call|invoke|read|open|pass|show|rely|try|send|fetch|load)",
+  ),
+  cue('not\\s+(?:for|meant\\s+for|intended\\s+for|suited\\s+for|a\\s+substitute)'),
+  cue('instead(?:\\s+of)?'),
+  cue('rather\\s+than'),
+  cue('only\\s+(?:for|when|if)'),
+  cue('no\\s+need\\s+to|not\\s+needed|unnecessary|no\\s+hace\\s+falta|no\\s+es\\s+necesari[oa]'),
+  cue(
+    '(?:no\\s+(?:uses|use|llames|sirve\\s+para|es\\s+para|lo\\s+uses|la\\s+uses)|en\\s+(?:lugar|vez)\\s+de|nunca\\s+(?:uses|leas|llames|muestres)|evita)',
+  ),
+];
+
+/** Statements that imply a use without saying it outright. */
+const IMPLIED_CUES = [
+  cue('so\\s+(?:that|you)'),
+  cue('to\\s+avoid'),
+  cue('without\\s+(?:having|needing)'),
+  cue('(?:sin\\s+que|para\\s+que|para\\s+no)'),
+  cue('when|whenever|if|cuando|si'),
+];
+
+/** Behaviour evidence categories: what a description can disclose beyond annotations. */
+const BEHAVIOUR: { key: BehaviourKey; label: string; re: RegExp }[] = [
+  {
+    key: 'limits',
+    label: 'limits',
+    re: cue(
+      '\\d[\\d,._]*\\s*(?:k|kb|kib|mb|mib|gb|gib|bytes?|chars?|characters?|lines?|items?|results?|entries|files?|pages?|tokens?|ms|milliseconds?|seconds?|minutes?|hours?|requests?|calls?|hits?|matches|líneas|caracteres|resultados|archivos|páginas|fragmentos)|at\\s+most|up\\s+to|no\\s+more\\s+than|maximum|max|caps?|capped|limits?|limited|máximo|como\\s+máximo|hasta\\s+\\d+',
+    ),
+  },
+  {
+    key: 'pagination',
+    label: 'pagination',
+    re: cue(
+      'paginat\\w*|next_offset|nextoffset|next_start_line|nextstartline|next_cursor|nextcursor|cursor|next\\s+page|truncated|has_more|hasmore|continu\\w+|paginación|paginad[oa]s?|página\\s+siguiente|siguiente\\s+página',
+    ),
+  },
+  {
+    key: 'errors',
+    label: 'errors',
+    re: cue(
+      "errors?|fails?|failed|failure|refuse[sd]?|rejects?|rejected|invalid|not\\s+found|does\\s+not\\s+exist|doesn't\\s+exist|missing|raises?|throws?|suggestions?|suggests?|falla|fallo|rechaza|no\\s+existe|sugerencias|inválid[oa]s?",
+    ),
+  },
+  {
+    key: 'state',
+    label: 'side effects and state',
+    re: cue(
+      'side[- ]effects?|stateless|no\\s+state|state|atomic\\w*|overwrites?|persist\\w*|cache[sd]?|caching|lock\\w*|in\\s+place|creates?|deletes?|writes?|escribe|guarda|sobrescribe|borra|modifica|atómic\\w*|bloque\\w*',
+    ),
+  },
+  {
+    key: 'scope',
+    label: 'scope and access',
+    re: cue(
+      'confined|within\\s+(?:the|its|a|one)\\s+\\w+|root|traversal|symlinks?|authori[sz]\\w*|authenticat\\w*|auth|permissions?|credentials?|api\\s+key|rate[- ]limit\\w*|sandbox\\w*|outside|escapes?|untrusted|local|indexad[oa]s?|únicamente|fuera\\s+de|raíz',
+    ),
+  },
+  {
+    key: 'defaults',
+    label: 'defaults and edge cases',
+    re: cue(
+      'defaults?|by\\s+default|when\\s+omitted|if\\s+omitted|omitted|rendered|render\\w*|raw|verbatim|strips?|stripped|normali[sz]\\w*|sorted|ordered|ranked|case[- ](?:in)?sensitive|not\\s+case\\s+sensitive|1-based|0-based|zero-based|one-based|the\\s+first\\s+(?:one|match)|exact|exactas?|exactos?|por\\s+defecto|ordenad[oa]s',
+    ),
+  },
+  {
+    key: 'versioning',
+    label: 'versions and concurrency',
+    re: cue(
+      'versions?|versioned|sha-?256|hash(?:es)?|etag|expected_version|expectedversion|expectedsha256|checksum|concurren\\w*|conflicts?|stale|optimistic|versión',
+    ),
+  },
+  {
+    key: 'returns',
+    label: 'return values',
+    re: cue(
+      'returns?|devuelve|responds?\\s+with|yields?|the\\s+(?:result|output)\\s+(?:is|has|contains|lists)',
+    ),
+  },
+];
+
+type BehaviourKey =
+  | 'limits'
+  | 'pagination'
+  | 'errors'
+  | 'state'
+  | 'scope'
+  | 'defaults'
+  | 'versioning'
+  | 'returns';
+
+/** Words that give a parameter mention meaning beyond its name. */
+const PARAM_CUES = cue(
+  "default\\w*|1-based|0-based|zero-based|one-based|format|as\\s+returned\\s+by|returned\\s+by|from|pass(?:ed|ing)?|must|cannot|can't|only|omit\\w*|empty|wins|overrides?|instead\\s+of|range|max\\w*|min\\w*|at\\s+most|up\\s+to|e\\.g\\.|like|relative|between|each|per|caps?|selects?|picks?|requires?|to\\s+(?:get|pick|detect|choose|read|select|skip|limit|continue|resume|fetch)|when|if|before|after|back\\s+as|por\\s+defecto|devuelt[oa]\\s+por|como|desde|hasta|entre",
+);
+
+const FILLER = cue(
+  'this\\s+tool\\s+(?:allows|lets|enables|is\\s+used|can\\s+be\\s+used)|allows\\s+you\\s+to|enables\\s+you\\s+to|helps\\s+you|powerful|seamless\\w*|easily|simply|comprehensive|robust|various|etc\\.?|in\\s+order\\s+to|basically|very|herramienta\\s+que\\s+permite|permite\\s+al\\s+usuario',
+);
+
+const READ_ONLY_CLAIM = cue(
+  'read-only|read\\s+only|has\\s+no\\s+side\\s+effects|no\\s+side\\s+effects|never\\s+(?:writes|modifies|changes)|does\\s+not\\s+(?:write|modify|change)\\s+(?:anything|any\\s+file|files|data|state)|solo\\s+lectura|no\\s+modifica',
+);
+const DESTRUCTIVE_CLAIM = cue(
+  'permanently\\s+(?:deletes?|removes?|destroys?|erases?)|irreversib\\w*|cannot\\s+be\\s+undone|destroys?|wipes?|borra\\s+definitivamente|irreversible',
+);
+const NEGATED_WRITE = cue(
+  '(?:never|not|no|without|nothing)\\s+(?:\\w+\\s+)?(?:writes?|modif\\w+|changes?|side[- ]effects?|state)|no\\s+modifica|nunca\\s+escribe',
+);
+
+/* ---------------------------------------------------------------- analysis */
+
+interface ParamEvidence {
+  name: string;
+  mentioned: boolean;
+  explained: boolean;
+  redundant: boolean;
+  sentence?: string;
+}
+
+interface Analysis {
+  description: string;
+  units: Sentence[];
+  /** Sentences that are bare keyword lists (no function words); they earn no credit. */
+  keywordLists: string[];
+  wordCount: number;
+  first: string;
+  leadVerb: string | null;
+  leadWord: string | null;
+  siblings: string[];
+  /** Siblings named in a sentence with enough words to relate them to this tool. */
+  siblingsNamed: string[];
+  whenSentences: string[];
+  notSentences: string[];
+  siblingsInUsage: string[];
+  alternatives: string[];
+  implied: boolean;
+  behaviour: Map<BehaviourKey, string>;
+  params: ParamEvidence[];
+  outputFieldsRestated: string[];
+  fillers: string[];
+  duplicateSentences: number;
+  degenerate: boolean;
+  restatesName: boolean;
+  contradiction: string | null;
+  hintsDeclared: boolean;
+  mutating: boolean;
+}
+
+/** Words that carry no usage condition of their own ("use it when needed, otherwise ..."). */
+const USAGE_VOCABULARY = new Set(
+  (
+    'use used using call invoke choose pick run try tool tools when whenever never instead ' +
+    'otherwise needed necessary appropriate relevant applicable required always avoid rather need ' +
+    'want case cases prefer usa usar úsalo úsala llama sirve nunca evita lugar vez necesario'
+  ).split(' '),
+);
+
+const IMPERATIVES = new Set([
+  'use',
+  'call',
+  'pass',
+  'see',
+  'do',
+  'don',
+  'never',
+  'avoid',
+  'prefer',
+  'try',
+  'usa',
+  'no',
+  'nunca',
+]);
+
+/** The sibling whose name shares the most words with `name` (ties: first in order). */
+export function nearestSibling(name: string, siblings: readonly string[]): string | undefined {
+  const mine = new Set(nameWords(name));
+  let best: string | undefined;
+  let bestScore = -1;
+  for (const s of siblings) {
+    const theirs = nameWords(s);
+    const shared = theirs.filter((w) => mine.has(w)).length;
+    const score = shared / (mine.size + theirs.length - shared || 1);
+    if (score > bestScore) {
+      best = s;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * A "sentence" that is only a list of keywords (three or more words and not one function word,
+ * e.g. "Limits, errors, pagination, versions."): it states nothing, so it earns no credit.
+ */
+export function isKeywordList(text: string): boolean {
+  const body = text.replace(/^[^:]{1,30}:\s*/, '');
+  const ts = tokens(body);
+  if (ts[0] !== undefined && (actionVerb(ts[0]) !== null || IMPERATIVES.has(ts[0]))) return false;
+  return ts.length >= 3 && !ts.some((t) => STOPWORDS.has(t));
+}
+
+function anyMatch(res: readonly RegExp[], text: string): boolean {
+  return res.some((re) => re.test(text));
+}
+
+function siblingAlternativeRe(sibling: string): RegExp {
+  const name = sibling.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return cue(
+    `(?:use|call|try|prefer|see|run|usa|use|llama|prueba)\\s+\`?${name}\`?|\`?${name}\`?\\s+(?:instead|is\\s+for|handles|en\\s+su\\s+lugar)`,
+  );
+}
+
+const LEAD_SKIP = new Set(['this', 'tool', 'it', 'that', 'to', 'esta', 'herramienta', 'que']);
+
+function leadVerbOf(first: string): { verb: string | null; word: string | null } {
+  const ws = words(first)
+    .slice(0, 5)
+    .map((w) => w.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, ''));
+  let checked = 0;
+  for (const w of ws) {
+    if (!w) continue;
+    const verb = actionVerb(w);
+    if (verb) return { verb, word: w };
+    if (!LEAD_SKIP.has(w.toLowerCase())) checked++;
+    if (checked >= 2) break;
+  }
+  return { verb: null, word: null };
+}
+
+const ARTICLE = new Set(
+  'the a an this that each every one el la los las un una unos unas este esta cada del al'.split(
+    ' ',
+  ),
+);
+
+/**
+ * True when `text` refers to parameter `name`: a code-style name (`max_chars`, `startLine`) or a
+ * quoted/backticked/`name=` mention always counts; a plain word right after an article ("the
+ * file", "el archivo") reads as prose and does not.
+ */
+function paramMentioned(text: string, name: string): boolean {
+  if (!mentionsParam(text, name)) return false;
+  if (/[_A-Z0-9]/.test(name.slice(1))) return true;
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (new RegExp(`[\`'"]${esc}(?:s|es)?[\`'"]|${esc}\\s*[=:]`, 'iu').test(text)) return true;
+  const re = new RegExp(`(?<![\\p{L}\\p{N}_])${esc}(?:s|es)?(?![\\p{L}\\p{N}_])`, 'giu');
+  for (const m of text.matchAll(re)) {
+    const before = (text.slice(0, m.index).trimEnd().split(/\s+/).pop() ?? '')
+      .toLowerCase()
+      .replace(/[^\p{L}]/gu, '');
+    if (!ARTICLE.has(before)) return true;
+  }
+  return false;
+}
+
+function codeLike(description: string, name: string): boolean {
+  if (/[_A-Z]/.test(name.slice(1))) return mentions(description, name);
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`[\`'"{,]\\s*${esc}\\s*[\`'"},:]`, 'i').test(description);
+}
+
+function analyze(input: ToolJudgeInput): Analysis {
+  const { tool, signals, siblingToolNames } = input;
+  const description = (tool.description ?? '').trim();
+  const all = sentences(description);
+  const units = all.filter((s) => !s.label);
+  const wordCount = words(description).length;
+  const first = units[0]?.text ?? description;
+  const lead = leadVerbOf(first);
+  const siblings = [...new Set(siblingToolNames.filter((s) => s !== tool.name))];
+
+  const whenSentences: string[] = [];
+  const notSentences: string[] = [];
+  const usage = new Set<number>();
+  const lists = new Set(units.filter((s) => isKeywordList(s.text)).map((s) => s.index));
+  const selfAndSiblings = new Set([tool.name, ...siblings].map((n) => n.toLowerCase()));
+  for (const s of units) {
+    const n = words(s.text).length;
+    const substance = contentTokens(s.text).filter(
+      (t) => !USAGE_VOCABULARY.has(t) && !selfAndSiblings.has(t),
+    ).length;
+    const alt = siblings.some((sib) => siblingAlternativeRe(sib).test(s.text));
+    if (lists.has(s.index) || substance < (alt ? 1 : 2)) continue;
+    if (n >= 5 && anyMatch(WHEN_CUES, s.text)) {
+      whenSentences.push(s.text);
+      usage.add(s.index);
+    }
+    if ((n >= 4 && anyMatch(WHEN_NOT_CUES, s.text)) || alt) {
+      notSentences.push(s.text);
+      usage.add(s.index);
+    }
+  }
+  const siblingsNamed = siblings.filter((sib) =>
+    units.some((s) => {
+      if (lists.has(s.index) || !mentions(s.text, sib)) return false;
+      const ws = words(s.text);
+      const named = siblings.filter((x) => mentions(s.text, x)).length;
+      return ws.length >= 5 && named / ws.length <= 0.5;
+    }),
+  );
+  const usageTexts = [...whenSentences, ...notSentences];
+  const siblingsInUsage = siblings.filter((sib) => usageTexts.some((t) => mentions(t, sib)));
+  const alternatives = siblings.filter((sib) => notSentences.some((t) => mentions(t, sib)));
+  const implied = siblingsNamed.length > 0 || units.some((s) => anyMatch(IMPLIED_CUES, s.text));
+
+  const hasOutput = signals.hasOutputSchema;
+  const av = signals.annotationValues;
+  const hintsDeclared =
+    av.readOnly !== null ||
+    av.destructive !== null ||
+    av.idempotent !== null ||
+    av.openWorld !== null;
+  const behaviour = new Map<BehaviourKey, string>();
+  for (const s of units) {
+    if (usage.has(s.index) || lists.has(s.index)) continue;
+    let found = 0;
+    for (const cat of BEHAVIOUR) {
+      if (found >= 2) break;
+      if (behaviour.has(cat.key)) continue;
+      if (cat.key === 'returns' && hasOutput) continue;
+      if (cat.key === 'state' && av.readOnly === true && NEGATED_WRITE.test(s.text)) continue;
+      if (cat.re.test(s.text)) {
+        behaviour.set(cat.key, s.text);
+        found++;
+      }
+    }
+  }
+
+  const params: ParamEvidence[] = topLevelParams(tool.inputSchema).map(([name, schema]) => {
+    const schemaDesc = typeof schema.description === 'string' ? schema.description : '';
+    const schemaWords = new Set(contentTokens(schemaDesc));
+    const own = new Set(nameWords(name).concat(name.toLowerCase()));
+    const hits = units.filter((s) => !lists.has(s.index) && paramMentioned(s.text, name));
+    let explained = false;
+    let redundant = false;
+    let sentence: string | undefined;
+    for (const s of hits) {
+      if (!PARAM_CUES.test(s.text)) continue;
+      const content = contentTokens(s.text).filter((t) => !own.has(t));
+      const overlap = content.filter((t) => schemaWords.has(t)).length;
+      if (content.length > 0 && schemaWords.size > 0 && overlap / content.length >= 0.7) {
+        redundant = true;
+        sentence ??= s.text;
+        continue;
+      }
+      explained = true;
+      sentence = s.text;
+      break;
+    }
+    return { name, mentioned: hits.length > 0, explained, redundant, sentence };
+  });
+
+  const outputNames = topLevelParams(tool.outputSchema ?? null).map(([n]) => n);
+  const inputNames = new Set(params.map((p) => p.name));
+  const outputFieldsRestated = outputNames.filter(
+    (n) => n.length >= 3 && !inputNames.has(n) && codeLike(description, n),
+  );
+
+  const fillers = units.flatMap((s) => {
+    const m = s.text.match(new RegExp(FILLER.source, 'giu'));
+    return m ?? [];
+  });
+  const normalized = units.map((s) => contentTokens(s.text).join(' ')).filter(Boolean);
+  const duplicateSentences = normalized.length - new Set(normalized).size;
+
+  const nameTitle = new Set([
+    ...nameWords(tool.name),
+    ...nameWords(typeof tool.title === 'string' ? tool.title : ''),
+    ...nameWords(typeof tool.annotations?.title === 'string' ? tool.annotations.title : ''),
+  ]);
+  const firstExtra = contentTokens(first).filter(
+    (t) => !nameTitle.has(t) && !STOPWORDS.has(t) && t !== lead.verb,
+  );
+  const restatesName = firstExtra.length === 0;
+  const degenerate = wordCount <= 2;
+
+  let contradiction: string | null = null;
+  if (av.readOnly === true && lead.verb && isMutationVerb(lead.verb)) {
+    contradiction = `readOnlyHint is true but the description opens with "${lead.word}", a state-changing verb`;
+  } else if (av.readOnly === false && READ_ONLY_CLAIM.test(description)) {
+    const m = description.match(READ_ONLY_CLAIM);
+    contradiction = `readOnlyHint is false but the description claims "${m?.[0]}"`;
+  } else if (av.destructive === false && DESTRUCTIVE_CLAIM.test(description)) {
+    const m = description.match(DESTRUCTIVE_CLAIM);
+    contradiction = `destructiveHint is false but the description says "${m?.[0]}"`;
+  }
+  const mutating =
+    av.readOnly === false ||
+    (av.readOnly === null && lead.verb !== null && isMutationVerb(lead.verb));
+
+  return {
+    description,
+    units,
+    keywordLists: [...lists].map((i) => units.find((u) => u.index === i)?.text ?? ''),
+    wordCount,
+    first,
+    leadVerb: lead.verb,
+    leadWord: lead.word,
+    siblings,
+    siblingsNamed,
+    whenSentences,
+    notSentences,
+    siblingsInUsage,
+    alternatives,
+    implied,
+    behaviour,
+    params,
+    outputFieldsRestated,
+    fillers,
+    duplicateSentences,
+    degenerate,
+    restatesName,
+    contradiction,
+    hintsDeclared,
+    mutating,
+  };
+}
+
+/* ---------------------------------------------------------------- dimensions */
+
+const q = (text: string, max = 90) => `"${excerpt(text, max)}"`;
+const list = (names: readonly string[]) => names.join(', ');
+
+function judgement(score: number, justification: string, fix: string): DimensionJudgement {
+  return { score, justification, fix };
+}
+
+function purpose(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
+  const { siblings } = a;
+  if (a.degenerate) {
+    return judgement(
+      1,
+      `The description is ${q(a.description)}: one or two words cannot say what the tool does.`,
+      'Open with one sentence naming the action and the resource, e.g. "<Verb> <resource> by <key>".',
+    );
+  }
+  if (a.restatesName) {
+    return judgement(
+      2,
+      `The first sentence ${q(a.first)} only restates the tool name or title; it adds no information about what ${input.tool.name} does.`,
+      'Replace it with what the tool does: a specific verb, the resource, and the scope (one item, a range, a whole set).',
+    );
+  }
+  const ws = words(a.first).length;
+  const specific = a.leadVerb !== null && ws >= 5 && contentTokens(a.first).length >= 3;
+  if (!specific) {
+    const why = a.leadVerb
+      ? `it starts with "${a.leadWord}" but says too little about the resource`
+      : 'it does not open with an action verb';
+    return judgement(
+      3,
+      `The purpose is vague: in ${q(a.first)} ${why}.`,
+      'Lead with a specific verb and the resource it acts on, e.g. "Read one section of a document by its anchor".',
+    );
+  }
+  const scoped = cue(
+    'by|from|in|within|one|single|only|each|exact|numbered|whole|all|per|using|across|de\\s+un|de\\s+una|por|dentro',
+  ).test(a.first);
+  const distinguishes =
+    siblings.length === 0
+      ? scoped
+      : a.alternatives.length > 0 || a.siblingsNamed.length >= Math.min(2, siblings.length);
+  const lead = `Leads with the verb "${a.leadWord}" and the resource in ${q(a.first)}`;
+  if (distinguishes) {
+    const how =
+      siblings.length === 0
+        ? 'and scopes it precisely; there are no sibling tools to tell apart.'
+        : `and sets it apart from siblings by naming ${list(a.siblingsNamed.length ? a.siblingsNamed : a.alternatives)} in relation to it.`;
+    return judgement(5, `${lead} ${how}`, 'No change needed: keep the purpose sentence first.');
+  }
+  const unnamed = siblings.filter((s) => !a.siblingsNamed.includes(s));
+  const nearest = nearestSibling(input.tool.name, unnamed);
+  const missing = [...new Set([nearest, ...unnamed].filter((s): s is string => !!s))].slice(0, 2);
+  const why =
+    siblings.length === 0
+      ? 'but does not scope it (which item, by what key, from where).'
+      : a.siblingsNamed.length
+        ? `and mentions ${list(a.siblingsNamed)}, but does not say how it differs from ${list(missing)}.`
+        : `but never says how it differs from its siblings (${list(siblings.slice(0, 3))}).`;
+  return judgement(
+    4,
+    `${lead} ${why}`,
+    siblings.length === 0
+      ? 'Add the scope to the first sentence: by what key, from where, one item or many.'
+      : `Name the nearest sibling and the boundary, e.g. "for <other need>, use ${missing[0] ?? siblings[0]} instead".`,
+  );
+}
+
+function usageGuidelines(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
+  const near = nearestSibling(
+    input.tool.name,
+    a.siblings.filter((s) => !a.siblingsInUsage.includes(s)),
+  );
+  if (a.degenerate) {
+    return judgement(
+      1,
+      `Nothing in ${q(a.description)} says when to call the tool.`,
+      'Add a "Use it when/after ..." sentence and a "Do not use it for ...; use <sibling> instead" sentence.',
+    );
+  }
+  const when = a.whenSentences[0];
+  const not = a.notSentences[0];
+  const named = a.siblingsInUsage;
+  if (when && not && (a.siblings.length === 0 || named.length > 0)) {
+    return judgement(
+      5,
+      `States when to use it (${q(when, 70)}) and when not (${q(not, 70)})${named.length ? `, naming ${list(named)}` : ''}.`,
+      'No change needed: keep the when / when-not pair with the sibling names.',
+    );
+  }
+  if (when || (not && a.alternatives.length > 0)) {
+    const have = when
+      ? `Gives clear context for use (${q(when, 80)})`
+      : `Routes other cases to ${list(a.alternatives)} (${q(not as string, 80)})`;
+    const gap = !when
+      ? 'but never says when this tool is the right call'
+      : !not
+        ? 'but gives no exclusion: when it is the wrong tool and what to call instead'
+        : 'but names no sibling as the alternative';
+    return judgement(
+      4,
+      `${have}, ${gap}.`,
+      !when
+        ? 'Add one sentence saying when to call it, e.g. "Use it after <sibling> returned a <value>".'
+        : `Add a when-not sentence that names the alternative, e.g. "Not for <case>; use ${near ?? '<sibling>'} instead".`,
+    );
+  }
+  if (not || a.implied) {
+    const ev = not ?? a.units.find((s) => anyMatch(IMPLIED_CUES, s.text))?.text ?? a.first;
+    return judgement(
+      3,
+      `Usage is only implied (${q(ev, 80)}); there is no explicit statement of when to call it or what to use instead.`,
+      'Say explicitly when to use it and when not, naming the sibling tool for the excluded case.',
+    );
+  }
+  return judgement(
+    2,
+    'The description gives no guidance on when to use the tool or which sibling to prefer.',
+    `Add "Use it when ..." and "Do not use it for ...; use ${near ?? '<other tool>'} instead".`,
+  );
+}
+
+function behavioural(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
+  if (a.contradiction) {
+    return judgement(
+      1,
+      `The description contradicts the annotations: ${a.contradiction}.`,
+      'Make the description and the annotations agree; fix whichever one is wrong.',
+    );
+  }
+  const found = [...a.behaviour.entries()];
+  const k = found.length;
+  const evidence = found
+    .slice(0, 3)
+    .map(([key, s]) => `${BEHAVIOUR.find((b) => b.key === key)?.label}: ${q(s, 60)}`)
+    .join('; ');
+  const missingCats = (['limits', 'errors', 'pagination', 'scope', 'defaults'] as const).filter(
+    (c) => !a.behaviour.has(c),
+  );
+  const suggestion =
+    missingCats[0] === 'limits'
+      ? 'state the limits (sizes, counts, caps) and what happens past them'
+      : missingCats[0] === 'errors'
+        ? 'say which inputs are refused and what the error contains'
+        : missingCats[0] === 'pagination'
+          ? 'say how long results are paged and how to continue'
+          : missingCats[0] === 'scope'
+            ? 'say what it can reach (roots, index, auth) and what it refuses'
+            : 'state the defaults and edge cases (duplicates, empty results)';
+  const a11y = input.signals.annotationValues;
+  if (a.degenerate || (k === 0 && !a.hintsDeclared && a.wordCount < 5)) {
+    return judgement(
+      1,
+      'No annotations and no behavioural information in the description.',
+      'Declare readOnlyHint/destructiveHint/idempotentHint/openWorldHint and describe limits, errors and side effects.',
+    );
+  }
+  let score: number;
+  if (a.hintsDeclared) score = k === 0 ? 2 : k === 1 ? 3 : k <= 3 ? 4 : 5;
+  else score = k === 0 ? 2 : k <= 2 ? 3 : k <= 4 ? 4 : 5;
+  const needsEffects = a11y.destructive === true || a.mutating;
+  if (score === 5 && needsEffects && !a.behaviour.has('state')) score = 4;
+  const base = a.hintsDeclared
+    ? 'Annotations already declare the safety profile, so credit goes to what they cannot say.'
+    : 'No annotations are declared, so the description carries the whole disclosure burden.';
+  if (k === 0) {
+    return judgement(
+      score,
+      `${base} The description adds no limits, errors, side effects or defaults.`,
+      `Add one sentence that would change how an agent calls it: ${suggestion}.`,
+    );
+  }
+  const extra =
+    score === 4 && needsEffects && !a.behaviour.has('state') && k >= 4
+      ? ' It changes state but never says what it writes or destroys.'
+      : '';
+  return judgement(
+    score,
+    `${base} It discloses ${k} kind${k === 1 ? '' : 's'} of behaviour: ${evidence}.${extra}`,
+    score === 5
+      ? 'No change needed: keep the behavioural facts compact.'
+      : extra
+        ? 'Say exactly what it writes, replaces or deletes, and whether that is atomic or reversible.'
+        : `To go further, ${suggestion}.`,
+  );
+}
+
+function parameterSemantics(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
+  const s = input.signals;
+  const n = s.paramCount;
+  const explained = a.params.filter((p) => p.explained);
+  const mentioned = a.params.filter((p) => p.mentioned);
+  const redundant = a.params.filter((p) => p.redundant && !p.explained);
+  const quoted = explained
+    .slice(0, 2)
+    .map((p) => `${p.name} (${q(p.sentence ?? '', 60)})`)
+    .join('; ');
+  const unexplained = a.params.filter((p) => !p.explained).map((p) => p.name);
+  const fixMore = unexplained.length
+    ? `Explain ${list(unexplained.slice(0, 2))} in the description: where the value comes from, how it interacts with the others, its default.`
+    : 'No change needed.';
+  if (n === 0) {
+    return judgement(
+      4,
+      'The tool takes no parameters, so the baseline is 4; there is nothing to explain.',
+      'No change needed.',
+    );
+  }
+  const cov = s.schemaDescriptionCoverage;
+  const redNote = redundant.length
+    ? ` The mention of ${list(redundant.map((p) => p.name))} repeats the schema and earns nothing.`
+    : '';
+  if (cov > 80) {
+    const need = Math.max(2, Math.ceil(0.8 * n));
+    const score = explained.length >= need ? 5 : explained.length >= 1 ? 4 : 3;
+    const body =
+      explained.length === 0
+        ? `Schema coverage is ${cov}%, so the baseline is 3; the description adds no parameter meaning beyond it.${redNote}`
+        : `Schema coverage is ${cov}% (baseline 3); the description adds meaning for ${explained.length} of ${n}: ${quoted}.${redNote}`;
+    return judgement(
+      score,
+      body,
+      score === 5
+        ? 'No change needed.'
+        : explained.length === 0
+          ? 'Add what the schema cannot say: where a value comes from (e.g. "as returned by <sibling>") or how two parameters interact.'
+          : fixMore,
+    );
+  }
+  if (cov >= 50) {
+    const undocumented = a.params.length - s.paramsWithDescriptions;
+    const score =
+      explained.length >= Math.max(2, Math.ceil(0.8 * n))
+        ? 5
+        : explained.length >= Math.ceil(undocumented / 2) && explained.length > 0
+          ? 4
+          : mentioned.length > 0
+            ? 3
+            : 2;
+    return judgement(
+      score,
+      `Schema coverage is ${cov}%, leaving ${undocumented} parameter${undocumented === 1 ? '' : 's'} undocumented; the description ${explained.length ? `explains ${quoted}` : mentioned.length ? `only names ${list(mentioned.map((p) => p.name))}` : 'does not compensate'}.`,
+      `Add a description to every schema property (${list(unexplained.slice(0, 3))}), or explain them in the text.`,
+    );
+  }
+  const credit = explained.length + 0.5 * (mentioned.length - explained.length);
+  const f = credit / n;
+  const score = f >= 0.9 ? 5 : f >= 0.5 ? 4 : f >= 0.25 ? 3 : f > 0 ? 2 : 1;
+  return judgement(
+    score,
+    `Schema coverage is only ${cov}%, so the description must compensate; it explains ${explained.length} of ${n} parameters${quoted ? `: ${quoted}` : ''}.`,
+    `Give every schema property a description (meaning, format, default, range)${unexplained.length ? `, starting with ${list(unexplained.slice(0, 3))}` : ''}.`,
+  );
+}
+
+function conciseness(a: Analysis): DimensionJudgement {
+  if (a.wordCount < 4) {
+    return judgement(
+      2,
+      `${q(a.description)} is under-specified, not concise.`,
+      'Write 2-5 sentences: purpose first, then when to use it, then behaviour.',
+    );
+  }
+  const issues: string[] = [];
+  let score = 5;
+  if (!a.leadVerb) {
+    score--;
+    issues.push(`it does not open with what the tool does (${q(a.first, 60)})`);
+  } else if (words(a.first).length > 40) {
+    score--;
+    issues.push('the first sentence runs past 40 words');
+  }
+  if (a.outputFieldsRestated.length >= 3) {
+    score--;
+    issues.push(`it restates output schema fields (${list(a.outputFieldsRestated.slice(0, 4))})`);
+  }
+  if (a.fillers.length > 0) {
+    score--;
+    issues.push(
+      `filler (${a.fillers
+        .slice(0, 2)
+        .map((f) => `"${f}"`)
+        .join(', ')})`,
+    );
+  }
+  if (a.wordCount > 180) {
+    score -= a.wordCount > 320 ? 2 : 1;
+    issues.push(`${a.wordCount} words is long for a tool description`);
+  }
+  const avg = a.wordCount / Math.max(1, a.units.length);
+  if (avg > 32) {
+    score--;
+    issues.push(`sentences average ${Math.round(avg)} words`);
+  }
+  if (a.keywordLists.length > 0) {
+    score -= 2;
+    issues.push(`keyword lists instead of sentences (${q(a.keywordLists[0] ?? '', 50)})`);
+  }
+  if (a.duplicateSentences > 0) {
+    score--;
+    issues.push('a sentence is repeated');
+  }
+  if (a.restatesName) {
+    score--;
+    issues.push('the first sentence restates the name');
+  }
+  if (a.units.length === 1 && a.wordCount < 12) {
+    score = Math.min(score, 4);
+    issues.push('a single short sentence leaves room for the when/behaviour an agent needs');
+  }
+  score = Math.max(1, Math.min(5, score));
+  const shape = `${a.units.length} sentence${a.units.length === 1 ? '' : 's'}, ${a.wordCount} words`;
+  if (issues.length === 0) {
+    return judgement(
+      5,
+      `Front-loaded: ${q(a.first, 70)} comes first; ${shape} with no filler and no restated schema.`,
+      'No change needed.',
+    );
+  }
+  const fix = issues.some((i) => i.startsWith('keyword lists'))
+    ? 'Turn each keyword list into a sentence that states the fact (the limit, the error, the default).'
+    : issues[0]?.startsWith('it restates output')
+      ? 'Drop the list of returned fields; the output schema already carries it.'
+      : issues[0]?.startsWith('it does not open')
+        ? 'Move the purpose sentence (verb + resource) to the front.'
+        : issues[0]?.startsWith('filler')
+          ? 'Delete the filler words; start with the verb.'
+          : issues[0]?.startsWith('a single short')
+            ? 'Add one sentence on when to use it and one on behaviour.'
+            : 'Cut sentences that repeat the schema or each other; keep each to one fact.';
+  return judgement(score, `${shape}; ${issues.join('; ')}.`, fix);
+}
+
+function completeness(
+  a: Analysis,
+  input: ToolJudgeInput,
+  dims: Pick<
+    Record<Dimension, DimensionJudgement>,
+    'purpose_clarity' | 'usage_guidelines' | 'behavioral_transparency' | 'parameter_semantics'
+  >,
+): DimensionJudgement {
+  const s = input.signals;
+  if (a.degenerate) {
+    return judgement(
+      1,
+      `Completely inadequate for a ${s.paramCount}-parameter tool: ${q(a.description)}.`,
+      'Describe purpose, usage, behaviour and (without an output schema) what it returns.',
+    );
+  }
+  const simple =
+    s.paramCount <= 3 && !s.hasNestedObjects && !a.mutating && s.unionChoiceCount === 0;
+  const gaps: { what: string; fix: string }[] = [];
+  if (dims.purpose_clarity.score < 4)
+    gaps.push({ what: 'a clear purpose', fix: 'state the purpose precisely' });
+  if (dims.usage_guidelines.score < (simple ? 3 : 4))
+    gaps.push({ what: 'when to use it', fix: 'say when to use it and what to use instead' });
+  const b = dims.behavioral_transparency.score;
+  if (simple ? b < 3 && !a.hintsDeclared : b < 4)
+    gaps.push({ what: 'behaviour', fix: 'describe limits, errors and side effects' });
+  if (!s.hasOutputSchema && !a.behaviour.has('returns'))
+    gaps.push({
+      what: 'what it returns (there is no output schema)',
+      fix: 'add an output schema, or say in one sentence what a result contains',
+    });
+  if (!simple && !a.behaviour.has('errors'))
+    gaps.push({ what: 'error cases', fix: 'say which inputs fail and what the error contains' });
+  if (dims.parameter_semantics.score < 3)
+    gaps.push({ what: 'parameter meaning', fix: 'document every parameter' });
+  if (a.mutating && !a.hintsDeclared && !a.behaviour.has('state'))
+    gaps.push({ what: 'side effects', fix: 'declare annotations and say what it changes' });
+  const score = Math.max(1, 5 - gaps.length);
+  const context = `For a ${simple ? 'simple' : 'non-trivial'} ${s.paramCount}-parameter ${a.mutating ? 'state-changing' : 'read'} tool${s.hasOutputSchema ? ' with an output schema' : ' without an output schema'}`;
+  if (gaps.length === 0) {
+    return judgement(
+      5,
+      `${context}, the description covers purpose, usage, behaviour${s.hasOutputSchema ? '' : ' and returns'}${simple ? '' : ' and errors'}; nothing material is left to guess.`,
+      'No change needed.',
+    );
+  }
+  return judgement(
+    score,
+    `${context}, it leaves out ${list(gaps.map((g) => g.what))}.`,
+    `${gaps[0]?.fix ?? ''}.`.replace(/^./, (c) => c.toUpperCase()),
+  );
+}
+
+const LABEL: Record<Dimension, string> = {
+  purpose_clarity: 'purpose',
+  usage_guidelines: 'usage guidance',
+  behavioral_transparency: 'behavioural disclosure',
+  parameter_semantics: 'parameter meaning',
+  conciseness_structure: 'structure',
+  contextual_completeness: 'completeness',
+};
+
+/**
+ * Judges one tool definition deterministically from evidence in its description and structured
+ * fields. Exported for tests and tools; most callers use {@link OfflineJudge}.
+ */
+export function judgeToolOffline(input: ToolJudgeInput): ToolJudgement {
+  const a = analyze(input);
+  const p = purpose(a, input);
+  const u = usageGuidelines(a, input);
+  const b = behavioural(a, input);
+  const pa = parameterSemantics(a, input);
+  const c = conciseness(a);
+  const co = completeness(a, input, {
+    purpose_clarity: p,
+    usage_guidelines: u,
+    behavioral_transparency: b,
+    parameter_semantics: pa,
+  });
+  const scores: Record<Dimension, DimensionJudgement> = {
+    purpose_clarity: p,
+    usage_guidelines: u,
+    behavioral_transparency: b,
+    parameter_semantics: pa,
+    conciseness_structure: c,
+    contextual_completeness: co,
+  };
+  const entries = Object.entries(scores) as [Dimension, DimensionJudgement][];
+  const best = entries.filter(([, j]) => j.score >= 4).map(([d]) => LABEL[d]);
+  const worst = [...entries].sort((x, y) => x[1].score - y[1].score)[0];
+  const summary =
+    worst && worst[1].score < 5
+      ? `${best.length ? `Strong on ${list(best.slice(0, 3))}. ` : ''}Weakest on ${LABEL[worst[0]]} (${worst[1].score}/5): ${worst[1].fix}`
+      : 'Every dimension is at 5: purpose, usage, behaviour and parameters are all stated with evidence.';
+  return { scores, annotationContradiction: a.contradiction !== null, summary };
+}
+
+/**
+ * The default stage 3 judge: deterministic rules, no network. Scores each TDQS dimension 1–5
+ * from evidence in the description and the structured fields, with a justification quoting that
+ * evidence and one concrete fix; judges server coherence with deterministic rules too.
+ */
+export class OfflineJudge implements Judge {
+  readonly name = 'offline';
+
+  async judgeTool(input: ToolJudgeInput): Promise<ToolJudgement> {
+    return judgeToolOffline(input);
+  }
+
+  async judgeServer(input: CoherenceJudgeInput): Promise<CoherenceJudgement> {
+    return coherenceOffline(input);
+  }
+}

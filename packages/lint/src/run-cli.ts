@@ -1,0 +1,477 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeFileAtomic } from '@lectern/core';
+import { TIER_ORDER } from './lib/arithmetic.js';
+import { calibrate, formatCalibration, parseCalibrationJsonl } from './lib/calibrate.js';
+import {
+  diffSnapshots,
+  formatSnapshot,
+  renderChangelog,
+  renderChangelogMarkdown,
+  renderChangeset,
+  type Snapshot,
+  snapshotTools,
+} from './lib/diff.js';
+import { formatReport, REPORT_FORMATS, type ReportFormat } from './lib/formats.js';
+import { lintTools } from './lib/lint.js';
+import { LlmJudge } from './lib/llm-judge.js';
+import { OfflineJudge } from './lib/offline-judge.js';
+import { FAIL_ON_VALUES, type Thresholds, validateThresholds } from './lib/report.js';
+import {
+  type LoadedTools,
+  loadTarget,
+  parseTarget,
+  type Target,
+  TargetError,
+} from './lib/targets.js';
+import type { Judge, Tier } from './lib/types.js';
+
+/** Where {@link runLintCli} writes; defaults to the process streams. */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  /** Read for the `-` target (a tools/list JSON on standard input). */
+  stdin?: NodeJS.ReadableStream;
+  /** Environment for the LLM judge settings. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Exit codes of the CLI. */
+export const EXIT = { ok: 0, belowThreshold: 1, unusable: 2 } as const;
+
+/** The package version, read from package.json next to the build. */
+export const LINT_VERSION: string = (() => {
+  try {
+    return (
+      JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+  } catch {
+    return '0.0.0';
+  }
+})();
+
+export const USAGE = `lectern-lint ${LINT_VERSION}: TDQS scoring and schema changelogs for MCP tools
+
+Usage:
+  lectern-lint lint [target] [options]        score every tool and the server
+  lectern-lint lint [options] -- <command...> score a stdio server started by <command>
+  lectern-lint snapshot <target> [--output F]  write tools/list as canonical JSON
+  lectern-lint diff <old> <new> [options]      schema changelog between two snapshots/targets
+  lectern-lint calibrate <file.jsonl> [--check] compare the judge with published scores
+
+Targets: a tools/list JSON file ({ "tools": [...] } or an array), "-" for standard input,
+an http(s) URL (Streamable HTTP), or a .js/.mjs module exporting tool definitions.
+
+Lint options:
+  --format text|json|sarif|github|markdown   output format (default text)
+  --output FILE          write the report to FILE instead of standard output
+  --sarif FILE           also write SARIF to FILE
+  --min-tdqs N           fail (exit 1) when any tool scores below N (e.g. 4.5)
+  --min-tier A|B|C|D     fail when any tool's tier is below this
+  --min-server N|TIER    fail when the server's overall score/tier is below this
+  --fail-on LIST         fail on: ${FAIL_ON_VALUES.join(', ')}
+  --judge offline|llm    stage 3 judge (default offline)
+  --llm-base-url URL --llm-model NAME --llm-api-key-env VAR --llm-cache FILE
+                         LLM judge settings (else LECTERN_LINT_LLM_BASE_URL, _MODEL, _API_KEY, _CACHE)
+  --server-name NAME     name shown for the server
+  --command "CMD ARGS"   stdio server command (alternative to "-- CMD ARGS")
+  --cwd DIR              working directory of the stdio server
+  --header "K: V"        HTTP header for URL targets (repeatable)
+  --export NAME          module export to read (a function is called with --args)
+  --args JSON            JSON array of arguments for --export
+  --timeout MS           connect/list timeout for live servers (default 15000)
+  --location FILE        file that SARIF/GitHub results point at (default the target file)
+
+Diff options:
+  --format text|json|markdown  --old-label V --new-label V --old-date D --new-date D
+  --changeset PACKAGE    write a changeset with the bump and the changelog
+  --changeset-dir DIR    where to write it (default .changeset)
+
+Exit codes: 0 pass, 1 below a threshold, 2 unusable input or usage error.
+`;
+
+class UsageError extends Error {}
+
+/** Splits a command line into words, honouring single and double quotes and backslashes. */
+export function splitCommand(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quote: '"' | "'" | null = null;
+  let has = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i] as string;
+    if (quote) {
+      if (ch === quote) quote = null;
+      else if (ch === '\\' && quote === '"' && i + 1 < line.length) cur += line[++i];
+      else cur += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      has = true;
+    } else if (ch === '\\' && i + 1 < line.length) {
+      cur += line[++i];
+      has = true;
+    } else if (/\s/.test(ch)) {
+      if (cur || has) out.push(cur);
+      cur = '';
+      has = false;
+    } else {
+      cur += ch;
+    }
+  }
+  if (quote) throw new UsageError(`unclosed ${quote} quote in --command.`);
+  if (cur || has) out.push(cur);
+  return out;
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const OPTIONS = {
+  format: { type: 'string' },
+  output: { type: 'string' },
+  sarif: { type: 'string' },
+  'min-tdqs': { type: 'string' },
+  'min-tier': { type: 'string' },
+  'min-server': { type: 'string' },
+  'fail-on': { type: 'string', multiple: true },
+  judge: { type: 'string' },
+  'llm-base-url': { type: 'string' },
+  'llm-model': { type: 'string' },
+  'llm-api-key-env': { type: 'string' },
+  'llm-cache': { type: 'string' },
+  'server-name': { type: 'string' },
+  command: { type: 'string' },
+  cwd: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  export: { type: 'string' },
+  args: { type: 'string' },
+  timeout: { type: 'string' },
+  location: { type: 'string' },
+  'old-label': { type: 'string' },
+  'new-label': { type: 'string' },
+  'old-date': { type: 'string' },
+  'new-date': { type: 'string' },
+  changeset: { type: 'string' },
+  'changeset-dir': { type: 'string' },
+  check: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+type Values = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+
+function num(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new UsageError(`${flag} needs a number, got "${value}".`);
+  return n;
+}
+
+function thresholdsFrom(v: Values): Thresholds {
+  const t: Thresholds = {};
+  const minTdqs = num(v['min-tdqs'], '--min-tdqs');
+  if (minTdqs !== undefined) t.minTdqs = minTdqs;
+  if (v['min-tier'] !== undefined) t.minTier = v['min-tier'].toUpperCase() as Tier;
+  if (v['min-server'] !== undefined) {
+    const raw = v['min-server'];
+    t.minServer = TIER_ORDER.includes(raw.toUpperCase() as Tier)
+      ? (raw.toUpperCase() as Tier)
+      : (num(raw, '--min-server') as number);
+  }
+  if (v['fail-on'])
+    t.failOn = v['fail-on']
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean);
+  try {
+    validateThresholds(t);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return t;
+}
+
+function judgeFrom(v: Values, env: NodeJS.ProcessEnv): Judge {
+  const kind = v.judge ?? 'offline';
+  if (kind === 'offline') return new OfflineJudge();
+  if (kind !== 'llm') throw new UsageError(`--judge must be "offline" or "llm", got "${kind}".`);
+  const keyEnv = v['llm-api-key-env'];
+  try {
+    return LlmJudge.fromEnv(env, {
+      ...(v['llm-base-url'] ? { baseUrl: v['llm-base-url'] } : {}),
+      ...(v['llm-model'] ? { model: v['llm-model'] } : {}),
+      ...(keyEnv ? { apiKey: env[keyEnv] ?? '' } : {}),
+      ...(v['llm-cache'] ? { cacheFile: resolve(v['llm-cache']) } : {}),
+    });
+  } catch (error) {
+    throw new UsageError(
+      `${(error as Error).message} Set --llm-base-url and --llm-model (or LECTERN_LINT_LLM_BASE_URL / LECTERN_LINT_LLM_MODEL).`,
+    );
+  }
+}
+
+function targetFrom(spec: string | undefined, command: string[] | undefined, v: Values): Target {
+  if (command && command.length > 0) {
+    const [cmd, ...args] = command;
+    return { kind: 'stdio', command: cmd as string, args, ...(v.cwd ? { cwd: v.cwd } : {}) };
+  }
+  if (spec === undefined) {
+    throw new UsageError(
+      'no target: pass a tools/list JSON file, "-", a URL, a module, or a server command after "--".',
+    );
+  }
+  const target = parseTarget(spec);
+  if (target.kind === 'url' && v.header) {
+    const headers: Record<string, string> = {};
+    for (const h of v.header) {
+      const i = h.indexOf(':');
+      if (i <= 0) throw new UsageError(`--header must look like "Name: value", got "${h}".`);
+      headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+    }
+    target.headers = headers;
+  }
+  if (target.kind === 'module') {
+    if (v.export) target.exportName = v.export;
+    if (v.args) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(v.args);
+      } catch {
+        throw new UsageError('--args must be a JSON array, e.g. \'[{"root":"docs"}]\'.');
+      }
+      if (!Array.isArray(parsed)) throw new UsageError('--args must be a JSON array.');
+      target.args = parsed;
+    }
+  }
+  return target;
+}
+
+async function load(target: Target, v: Values, io: CliIo): Promise<LoadedTools> {
+  return loadTarget(target, {
+    timeoutMs: num(v.timeout, '--timeout') ?? 15_000,
+    readStdin: () => readStream(io.stdin ?? process.stdin),
+  });
+}
+
+async function emit(text: string, output: string | undefined, io: CliIo): Promise<void> {
+  if (output) await writeFileAtomic(resolve(output), text);
+  else io.stdout.write(text);
+}
+
+async function cmdLint(
+  positionals: string[],
+  command: string[] | undefined,
+  v: Values,
+  io: CliIo,
+): Promise<number> {
+  const format = (v.format ?? 'text') as ReportFormat;
+  if (!REPORT_FORMATS.includes(format)) {
+    throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}, got "${format}".`);
+  }
+  if (positionals.length > 1)
+    throw new UsageError(
+      `lint takes one target, got ${positionals.length}: ${positionals.join(' ')}.`,
+    );
+  const thresholds = thresholdsFrom(v);
+  const judge = judgeFrom(v, io.env ?? process.env);
+  const target = targetFrom(positionals[0], command, v);
+  const loaded = await load(target, v, io);
+  if (loaded.tools.length === 0) throw new TargetError(`${loaded.source} lists no tools.`);
+  const report = await lintTools(loaded.tools, {
+    judge,
+    thresholds,
+    serverName: v['server-name'] ?? loaded.serverName ?? 'server',
+    target: loaded.source,
+    ...(loaded.file ? { file: loaded.file } : {}),
+  });
+  const uri = v.location ?? loaded.file;
+  let source: string | undefined;
+  if (uri) source = await readFile(uri, 'utf8').catch(() => undefined);
+  const loc = { ...(uri ? { uri } : {}), ...(source ? { source } : {}), version: LINT_VERSION };
+  await emit(formatReport(report, format, loc), v.output, io);
+  if (v.sarif) await writeFileAtomic(resolve(v.sarif), formatReport(report, 'sarif', loc));
+  if (!report.thresholds.passed && format !== 'text') {
+    io.stderr.write(`lectern-lint: ${report.thresholds.failures.length} threshold violation(s)\n`);
+  }
+  return report.thresholds.passed ? EXIT.ok : EXIT.belowThreshold;
+}
+
+async function cmdSnapshot(
+  positionals: string[],
+  command: string[] | undefined,
+  v: Values,
+  io: CliIo,
+): Promise<number> {
+  if (positionals.length > 1) throw new UsageError('snapshot takes one target.');
+  const loaded = await load(targetFrom(positionals[0], command, v), v, io);
+  const snap = snapshotTools(loaded.tools, {
+    name: loaded.serverName,
+    version: loaded.serverVersion,
+  });
+  await emit(formatSnapshot(snap), v.output, io);
+  return EXIT.ok;
+}
+
+async function snapshotOf(spec: string, v: Values, io: CliIo): Promise<Snapshot> {
+  const loaded = await load(
+    targetFrom(spec, undefined, { ...v, export: undefined, args: undefined }),
+    v,
+    io,
+  );
+  return snapshotTools(loaded.tools, { name: loaded.serverName, version: loaded.serverVersion });
+}
+
+async function cmdDiff(positionals: string[], v: Values, io: CliIo): Promise<number> {
+  if (positionals.length !== 2)
+    throw new UsageError('diff needs two targets: lectern-lint diff <old> <new>.');
+  const format = v.format ?? 'text';
+  if (!['text', 'json', 'markdown'].includes(format)) {
+    throw new UsageError(`diff --format must be text, json or markdown, got "${format}".`);
+  }
+  const [a, b] = await Promise.all([
+    snapshotOf(positionals[0] as string, v, io),
+    snapshotOf(positionals[1] as string, v, io),
+  ]);
+  const diff = diffSnapshots(a, b, {
+    ...(v['old-label'] ? { oldLabel: v['old-label'] } : {}),
+    ...(v['new-label'] ? { newLabel: v['new-label'] } : {}),
+  });
+  const dates = {
+    ...(v['old-date'] ? { oldDate: v['old-date'] } : {}),
+    ...(v['new-date'] ? { newDate: v['new-date'] } : {}),
+  };
+  const text =
+    format === 'json'
+      ? `${JSON.stringify(diff, null, 2)}\n`
+      : format === 'markdown'
+        ? renderChangelogMarkdown(diff, dates)
+        : renderChangelog(diff, dates);
+  await emit(text, v.output, io);
+  if (v.changeset) {
+    let body: string | null;
+    try {
+      body = renderChangeset(diff, v.changeset, dates);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (body === null) {
+      io.stderr.write('lectern-lint: no schema changes; no changeset written.\n');
+    } else {
+      const dir = resolve(v['changeset-dir'] ?? '.changeset');
+      mkdirSync(dir, { recursive: true });
+      const slug = v.changeset
+        .replace(/^@/, '')
+        .replace(/[^a-z0-9]+/gi, '-')
+        .toLowerCase();
+      const hash = createHash('sha256').update(body).digest('hex').slice(0, 8);
+      const file = join(dir, `schema-${slug}-${hash}.md`);
+      await writeFileAtomic(file, body);
+      io.stderr.write(`lectern-lint: wrote ${file} (${diff.bump})\n`);
+    }
+  }
+  return EXIT.ok;
+}
+
+async function cmdCalibrate(positionals: string[], v: Values, io: CliIo): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError('calibrate needs one JSONL file.');
+  const file = positionals[0] as string;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new TargetError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  let examples: ReturnType<typeof parseCalibrationJsonl>;
+  try {
+    examples = parseCalibrationJsonl(text);
+  } catch (error) {
+    throw new TargetError(`${file}: ${(error as Error).message}`);
+  }
+  const result = await calibrate(examples, { judge: judgeFrom(v, io.env ?? process.env) });
+  const format = v.format ?? 'text';
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError('calibrate --format must be text or json.');
+  await emit(
+    format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : formatCalibration(result),
+    v.output,
+    io,
+  );
+  return v.check && !result.allWithinBounds ? EXIT.belowThreshold : EXIT.ok;
+}
+
+/**
+ * Runs the lint CLI with `argv` (without the node and script paths) and resolves to the exit
+ * code: 0 pass, 1 below a threshold, 2 unusable input or a usage error (with a message on
+ * stderr). Never calls `process.exit`, so the `lectern` app can delegate `lint`, `diff`,
+ * `snapshot` and `calibrate` to it.
+ */
+export async function runLintCli(
+  argv: readonly string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
+  const dash = argv.indexOf('--');
+  const head = dash >= 0 ? argv.slice(0, dash) : [...argv];
+  const command = dash >= 0 ? argv.slice(dash + 1) : undefined;
+  try {
+    let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+    try {
+      parsed = parseArgs({ args: head, options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const { values, positionals } = parsed;
+    const [sub, ...rest] = positionals;
+    if (values.version) {
+      io.stdout.write(`${LINT_VERSION}\n`);
+      return EXIT.ok;
+    }
+    if (values.help || sub === undefined || sub === 'help') {
+      io.stdout.write(USAGE);
+      return sub === undefined && !values.help ? EXIT.unusable : EXIT.ok;
+    }
+    let cmd = command;
+    if (values.command) {
+      if (cmd)
+        throw new UsageError(
+          'give the server command either with --command or after "--", not both.',
+        );
+      cmd = splitCommand(values.command);
+      if (cmd.length === 0) throw new UsageError('--command is empty.');
+    }
+    switch (sub) {
+      case 'lint':
+        return await cmdLint(rest, cmd, values, io);
+      case 'snapshot':
+        return await cmdSnapshot(rest, cmd, values, io);
+      case 'diff':
+        return await cmdDiff(rest, values, io);
+      case 'calibrate':
+        return await cmdCalibrate(rest, values, io);
+      default:
+        throw new UsageError(`unknown command "${sub}"; use lint, snapshot, diff or calibrate.`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`lectern-lint: ${error.message}\nRun "lectern-lint --help" for usage.\n`);
+      return EXIT.unusable;
+    }
+    if (error instanceof TargetError) {
+      io.stderr.write(`lectern-lint: ${error.message}\n`);
+      return EXIT.unusable;
+    }
+    io.stderr.write(`lectern-lint: ${(error as Error).message ?? String(error)}\n`);
+    return EXIT.unusable;
+  }
+}
