@@ -82,6 +82,8 @@ export interface ByteSource {
   readonly size: number;
   /** Offset of the next `\n` at or after `from`, or -1. */
   indexOfLf(from: number): Promise<number>;
+  /** Offset just after the `count`-th `\n` at or after `from`, or -1 when there are fewer. */
+  skipLines(from: number, count: number): Promise<number>;
   /** The byte at `at` (0 <= at < size). */
   byteAt(at: number): Promise<number>;
   /** The bytes from `start` (inclusive) to `end` (exclusive). */
@@ -96,6 +98,15 @@ export class BufferSource implements ByteSource {
   }
   async indexOfLf(from: number): Promise<number> {
     return this.bytes.indexOf(10, from);
+  }
+  async skipLines(from: number, count: number): Promise<number> {
+    let pos = from;
+    for (let k = 0; k < count; k++) {
+      const nl = this.bytes.indexOf(10, pos);
+      if (nl === -1) return -1;
+      pos = nl + 1;
+    }
+    return pos;
   }
   async byteAt(at: number): Promise<number> {
     return this.bytes[at]!;
@@ -159,6 +170,25 @@ export class HandleSource implements ByteSource {
     return -1;
   }
 
+  async skipLines(from: number, count: number): Promise<number> {
+    let pos = from;
+    let left = count;
+    while (left > 0) {
+      if (pos >= this.size) return -1;
+      await this.#load(pos);
+      const chunk = this.#chunk;
+      const base = this.#chunkStart;
+      let idx = chunk.indexOf(10, pos - base);
+      while (idx !== -1 && left > 0) {
+        left--;
+        pos = base + idx + 1;
+        if (left > 0) idx = chunk.indexOf(10, idx + 1);
+      }
+      if (left > 0 && idx === -1) pos = base + chunk.length;
+    }
+    return pos;
+  }
+
   async byteAt(at: number): Promise<number> {
     await this.#load(at);
     return this.#chunk[at - this.#chunkStart]!;
@@ -184,13 +214,10 @@ export interface LineExtent {
 /** Byte offset where line `n` (1 <= n <= totalLines) starts, found from the nearest checkpoint. */
 export async function lineStart(facts: TextFacts, source: ByteSource, n: number): Promise<number> {
   const j = Math.floor((n - 1) / CHECKPOINT_STEP);
-  let pos = facts.checkpoints[j]!;
-  for (let k = j * CHECKPOINT_STEP + 1; k < n; k++) {
-    const nl = await source.indexOfLf(pos);
-    /* c8 ignore next */
-    if (nl === -1) throw new ToolError('FILE_CHANGED', 'the file changed while it was being read.');
-    pos = nl + 1;
-  }
+  const from = facts.checkpoints[j]!;
+  const pos = await source.skipLines(from, n - 1 - j * CHECKPOINT_STEP);
+  /* c8 ignore next */
+  if (pos === -1) throw new ToolError('FILE_CHANGED', 'the file changed while it was being read.');
   return pos;
 }
 

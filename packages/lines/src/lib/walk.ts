@@ -130,8 +130,9 @@ export async function* walkTree(options: WalkOptions): AsyncGenerator<WalkEvent>
   const { root, folder } = options;
   const levels: IgnoreLevel[] = [];
   if (options.gitignore) {
+    // The folder's own .gitignore is loaded by walkFolder, from its listing.
     const parts = folder === '' ? [] : folder.split('/');
-    for (let i = 0; i <= parts.length; i++) {
+    for (let i = 0; i < parts.length; i++) {
       const level = await loadGitignore(root, parts.slice(0, i).join('/'));
       if (level) levels.push(level);
     }
@@ -143,11 +144,16 @@ async function* walkFolder(
   options: WalkOptions,
   dir: string,
   depth: number,
-  levels: IgnoreLevel[],
+  inherited: IgnoreLevel[],
 ): AsyncGenerator<WalkEvent> {
+  let levels = inherited;
   const entries = await readFolder(options.root, dir);
   if (!entries) return;
   entries.sort(byName);
+  if (options.gitignore && entries.some((e) => e.name === '.gitignore' && e.isFile())) {
+    const level = await loadGitignore(options.root, dir);
+    if (level) levels = [...levels, level];
+  }
   const after = options.after;
   for (const entry of entries) {
     if (options.signal?.aborted) throw new ToolError('CANCELLED', 'the request was cancelled.');
@@ -187,13 +193,6 @@ async function* walkFolder(
     }
     if (forceDescend && isDir && depth < options.maxDepth) descend = true;
     if (emit) yield { path, type, depth, accepted, descend };
-    if (descend) {
-      let nested = levels;
-      if (options.gitignore) {
-        const level = await loadGitignore(options.root, path);
-        if (level) nested = [...levels, level];
-      }
-      yield* walkFolder(options, path, depth + 1, nested);
-    }
+    if (descend) yield* walkFolder(options, path, depth + 1, levels);
   }
 }

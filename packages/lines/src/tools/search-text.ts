@@ -54,7 +54,8 @@ async function load(root: Root, path: string, maxBytes: number): Promise<Loaded>
   }
 }
 
-const READ_AHEAD = 8;
+/** Files opened and read concurrently ahead of the scan (keeps libuv's pool busy). */
+const READ_AHEAD = 32;
 
 /** Builds the `search_text` tool: literal or regular-expression search over workspace files. */
 export function searchTextTool(ctx: LinesContext) {
