@@ -98,6 +98,8 @@ function connect(path: string): Db {
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // A full reindex is one large transaction; give the WAL file back after it is checkpointed.
+    db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     return db;
   } catch (e) {
     db.close();

@@ -67,7 +67,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'buscar_memoria',
     title: 'Buscar en la memoria',
     description: [
-      'Búsqueda de texto completo en las notas indexadas (Markdown y texto de las fuentes configuradas); devuelve citas ordenadas por relevancia con ruta, rango de líneas, encabezados y un extracto resaltado de cada fragmento.',
+      'Búsqueda de texto completo en las notas indexadas (Markdown y texto de las fuentes configuradas); devuelve citas ordenadas por relevancia que señalan el archivo y las líneas de cada fragmento encontrado, con un extracto resaltado.',
       'Úsala para ubicar dónde se habla de algo y luego abre solo esas líneas con leer_fragmento, en vez de leer archivos completos; para ver las fuentes o si hay cambios sin indexar, usa listar_fuentes.',
       'No distingue mayúsculas ni acentos (cafe encuentra café); las "comillas" buscan una frase exacta y un * final busca por prefijo; los demás operadores se tratan como texto salvo con sintaxis_fts.',
       'Si ningún fragmento contiene todos los términos, devuelve los que tengan alguno y match vale "any".',

@@ -64,7 +64,7 @@ export function memorySearchTool(store: MemoryStore) {
     name: MEMORY_SEARCH,
     title: 'Search memory',
     description: [
-      'Full-text search over the indexed notes (Markdown and text files of the configured sources), returning citations best first: file path, line range, heading path and a highlighted snippet per matching chunk.',
+      'Full-text search over the indexed notes (Markdown and text files of the configured sources), returning ranked citations that pinpoint the file and lines of each matching chunk, with a highlighted snippet.',
       'Use it to find where something is written, then open only the cited lines with memory_read_fragment instead of reading whole files; to see which sources exist or whether edits are pending, use memory_list_sources.',
       'Matching ignores case and accents (cafe finds café); "quoted words" are a phrase, word* a prefix, and other operators are literal text unless raw is true.',
       'When no chunk holds every term, chunks holding any of them are returned and match is "any".',
