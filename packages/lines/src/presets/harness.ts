@@ -277,10 +277,10 @@ export function harnessTools(options: LinesOptions): AnyToolDefinition[] {
     name: 'list_project_files',
     title: 'List project files',
     description: [
-      'Enumerate files (and, on request, folders) beneath a folder of a project workspace, each with byte size and modification time, in path order and in pages.',
-      'Reach for it to learn what a project contains before read_project_text; when you know some text but not the file, search_project_text is the better first call.',
+      'Enumerate files (and, with includeDirectories, folders too) beneath path in a project workspace, each with byte size and modification time, in path order and in pages.',
+      'Use it to learn what a project contains or to find files by name, then open a listed path with read_project_text; do not use it to find text inside files, which is what search_project_text is for.',
       'Filter with include/exclude globs and maxDepth; .gitignore rules are applied unless respectGitignore is false.',
-      `A page holds limit entries (default ${limits.defaultPageSize}, up to ${limits.maxPageSize}); nextCursor fetches the next one and is rejected (CURSOR_MISMATCH, INVALID_CURSOR) if the parameters change or it is edited.`,
+      `A page holds limit entries (default ${limits.defaultPageSize}, up to ${limits.maxPageSize}); pass the returned nextCursor as cursor, with the other parameters unchanged, to get the next page (otherwise CURSOR_MISMATCH; an edited cursor gives INVALID_CURSOR).`,
       'Symlinks, devices, pipes and .git are skipped and never followed; paths outside the workspace or naming a file are refused with an error code.',
     ].join(' '),
     inputSchema: listInput,
@@ -422,7 +422,7 @@ export function harnessTools(options: LinesOptions): AnyToolDefinition[] {
     name: 'search_project_text',
     title: 'Search project text',
     description: [
-      'Look through the text files of a project workspace (or one folder or file of it) for a literal string or regular expression and return each matching line with path, line number, column and optional context.',
+      'Look through the text files of a project workspace (or only the folder or file given as path) for query, taken literally or as a regular expression when regex is true, and return each matching line with path, line number, column and contextLines of context.',
       'Use it when you know what the text says but not where it is, then open the hit with read_project_text at that line; list_project_files is for finding files by name or folder.',
       `Matching ignores case unless caseSensitive is set, honours .gitignore, and skips and counts binary, non-UTF-8 and over-${formatBytes(limits.maxFileBytes)} files.`,
       `Up to maxMatchesPerFile lines per file (default ${limits.defaultMatchesPerFile}) and maxMatches per page (default ${limits.defaultMatches}) come back; nextCursor continues under unchanged parameters.`,
@@ -521,8 +521,8 @@ export function harnessTools(options: LinesOptions): AnyToolDefinition[] {
     title: 'Read project file bytes',
     description: [
       'Fetch raw bytes of any project file as base64 together with its size, whole-file SHA-256 and a media type recognised from its signature.',
-      `Intended for images, archives, PDFs and other binaries, for text files above read_project_text's ${formatBytes(limits.maxFileBytes)} ceiling, and for single lines read_project_text rejects as too long; readable text is better served by read_project_text.`,
-      `Choose the range with offset and length (defaults 0 and ${formatBytes(limits.defaultArtifactChunkBytes)}, at most ${formatBytes(limits.maxArtifactChunkBytes)} per call), then follow nextOffset; files up to ${formatBytes(limits.maxArtifactFileBytes)} are accepted.`,
+      `Use it for images, archives, PDFs and other binaries, for text files above read_project_text's ${formatBytes(limits.maxFileBytes)} ceiling, and for single lines read_project_text rejects as too long; do not use it for ordinary text (read_project_text returns numbered lines) or to discover files (list_project_files, search_project_text).`,
+      `workspace and path name the file as list_project_files reports it; offset and length choose the range (defaults 0 and ${formatBytes(limits.defaultArtifactChunkBytes)}, at most ${formatBytes(limits.maxArtifactChunkBytes)} per call), then follow nextOffset; files up to ${formatBytes(limits.maxArtifactFileBytes)} are accepted.`,
       'expectedSha256 turns a changed file into FILE_CHANGED with no bytes; symlinks, escapes from the workspace and special files are refused, and an offset beyond the end fails with OFFSET_OUT_OF_RANGE.',
     ].join(' '),
     inputSchema: artifactInput,

@@ -116,10 +116,10 @@ export function listFilesTool(ctx: LinesContext) {
     name: 'list_files',
     title: 'List workspace files',
     description: [
-      'List the files (and optionally folders) under a workspace folder with their size and modification time, sorted by path and paginated.',
-      'Use it to discover what exists before read_text; to find files by their content use search_text instead.',
+      'List the files (and folders too when include_directories is true) under path in a workspace, with their size and modification time, sorted by path and paginated.',
+      'Use it to discover what exists or find files by name before read_text; to find files by their content use search_text instead.',
       'include/exclude take globs, .gitignore rules apply unless respect_gitignore is false, and max_depth limits how deep it goes.',
-      `Pages hold up to limit entries (default ${limits.defaultPageSize}, max ${limits.maxPageSize}); continue with next_cursor, which is only valid with the same parameters (a changed or edited cursor fails with CURSOR_MISMATCH or INVALID_CURSOR).`,
+      `Pages hold up to limit entries (default ${limits.defaultPageSize}, max ${limits.maxPageSize}); pass the returned next_cursor as cursor with the other parameters unchanged (otherwise CURSOR_MISMATCH; an edited cursor gives INVALID_CURSOR).`,
       'Symbolic links, special files and .git are never listed or followed; a path outside the workspace or that is not a folder is refused with a path error code.',
     ].join(' '),
     inputSchema,

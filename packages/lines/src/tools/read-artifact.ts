@@ -92,8 +92,8 @@ export function readArtifactTool(ctx: LinesContext) {
     title: 'Read file bytes',
     description: [
       'Return a byte range of any file in a workspace as base64, with the file size, SHA-256 of the whole file and a media type detected from its signature.',
-      `Use it for images, archives, PDFs and other binary files, for text files over read_text's ${formatBytes(limits.maxFileBytes)} limit, and for single lines too long for read_text; for ordinary text use read_text, which returns decoded numbered lines.`,
-      `offset and length choose the range (defaults 0 and ${formatBytes(limits.defaultArtifactChunkBytes)}, at most ${chunkCap} per call); next_offset continues it, and files up to ${fileCap} are accepted.`,
+      `Use it for images, archives, PDFs and other binary files, for text files over read_text's ${formatBytes(limits.maxFileBytes)} limit, and for single lines too long for read_text; not for ordinary text (read_text returns decoded numbered lines) or for finding files (list_files, search_text).`,
+      `path is relative to the workspace, as list_files returns it; offset and length choose the range (defaults 0 and ${formatBytes(limits.defaultArtifactChunkBytes)}, at most ${chunkCap} per call), next_offset continues it, and files up to ${fileCap} are accepted.`,
       'With expected_sha256, a changed file returns no bytes, only FILE_CHANGED with the current hash.',
       'Links, paths leaving the workspace and non-regular files are refused with a path error code; an offset past the end fails with OFFSET_OUT_OF_RANGE.',
     ].join(' '),

@@ -102,7 +102,7 @@ export function readTextTool(ctx: LinesContext) {
     name: 'read_text',
     title: 'Read numbered text lines',
     description: [
-      'Return numbered lines of one UTF-8 text file in a workspace, plus the SHA-256 of the raw file so a later read can be checked against it.',
+      'Return numbered lines of one UTF-8 text file, named by workspace and a path as list_files or search_text report it, plus the SHA-256 of the raw file so a later read can be checked against it.',
       'Use it once list_files or search_text has located the file; prefer search_text to find where something is, and read_artifact for binary data, a line too long to fit, or files over ' +
         `${fileCap}.`,
       `Pass start_line and line_count (defaults 1 and ${limits.defaultLines}, at most ${limits.maxLines} lines) or tail for the final lines, never both; a window ends early at a whole line once ${textCap} of text or ${outCap} of JSON output is reached, and next_start_line continues it.`,
