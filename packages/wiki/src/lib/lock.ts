@@ -1,0 +1,258 @@
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { ToolError } from '@lectern/core';
+
+/** A lock older than this (no heartbeat) is stale even when its process looks alive. */
+export const LOCK_STALE_MS = 30_000;
+/** How often a holder refreshes its lock's modification time. */
+export const LOCK_HEARTBEAT_MS = 5_000;
+/** An empty or unreadable lock (its writer died between create and write) is stale after this. */
+const EMPTY_LOCK_GRACE_MS = 2_000;
+/** Default wait for the lock before write_batch gives up with `WIKI_BUSY`. */
+export const LOCK_WAIT_MS = 20_000;
+
+/** What a lock file says about its holder. */
+export interface LockInfo {
+  pid: number;
+  host: string;
+  token: string;
+  acquired_at: string;
+}
+
+/** A held lock. */
+export interface HeldLock {
+  readonly token: string;
+  /** True while the lock file on disk is still this holder's. */
+  stillHeld(): boolean;
+  /** Removes the lock (only if it is still ours) and stops the heartbeat. */
+  release(): void;
+}
+
+const HOST = hostname();
+
+function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Reads a lock file without following links; null when it does not exist. */
+function readLock(path: string): { info: LockInfo | null; key: string; mtimeMs: number } | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw e;
+  }
+  try {
+    const st = fstatSync(fd);
+    const buf = Buffer.alloc(Math.min(st.size, 4096));
+    const n = buf.length > 0 ? readSync(fd, buf, 0, buf.length, 0) : 0;
+    let info: LockInfo | null = null;
+    try {
+      const parsed = JSON.parse(buf.subarray(0, n).toString('utf8')) as Partial<LockInfo>;
+      if (
+        typeof parsed.pid === 'number' &&
+        typeof parsed.token === 'string' &&
+        typeof parsed.host === 'string'
+      ) {
+        info = parsed as LockInfo;
+      }
+    } catch {
+      info = null;
+    }
+    return { info, key: info ? info.token : `raw-${st.ino}-${st.mtimeMs}`, mtimeMs: st.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isStale(lock: { info: LockInfo | null; mtimeMs: number }, now: number): boolean {
+  const age = now - lock.mtimeMs;
+  if (!lock.info) return age > EMPTY_LOCK_GRACE_MS;
+  if (lock.info.host === HOST && !pidAlive(lock.info.pid)) return true;
+  return age > LOCK_STALE_MS;
+}
+
+/**
+ * A cross-process lock on one wiki: a file created with O_EXCL under the wiki's state folder,
+ * holding the owner's pid, host and a random token. A lock whose process is gone (same host),
+ * or which has not been refreshed for {@link LOCK_STALE_MS}, is stale and is taken over. A
+ * takeover is itself serialised: the taker first creates a marker named after the stale
+ * lock's token (O_EXCL), then removes the lock only if it still carries that token, so two
+ * takers can never both remove a lock, nor remove a fresh one.
+ */
+export class WikiLock {
+  readonly path: string;
+
+  constructor(private readonly stateDir: string) {
+    this.path = join(stateDir, 'write.lock');
+  }
+
+  /** Creates the state folder when missing; refuses a link or a file in its place. */
+  ensureDir(): void {
+    try {
+      const st = lstatSync(this.stateDir);
+      if (!st.isDirectory() || st.isSymbolicLink()) {
+        throw new ToolError(
+          'STATE_DIR_INVALID',
+          `${this.stateDir} must be a folder (it is a link or a file); remove it so Lectern can keep its lock and journal there.`,
+        );
+      }
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      try {
+        mkdirSync(this.stateDir, { mode: 0o755 });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      this.ensureDir();
+    }
+  }
+
+  /** One attempt: the lock, or null when a live holder has it. Takes over a stale lock. */
+  tryAcquire(): HeldLock | null {
+    this.ensureDir();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const token = randomBytes(12).toString('hex');
+      let fd: number;
+      try {
+        fd = openSync(
+          this.path,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+          0o644,
+        );
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const current = readLock(this.path);
+        if (current === null) continue;
+        if (!isStale(current, Date.now())) return null;
+        this.takeOver(current.key);
+        continue;
+      }
+      try {
+        const info: LockInfo = {
+          pid: process.pid,
+          host: HOST,
+          token,
+          acquired_at: new Date().toISOString(),
+        };
+        writeSync(fd, JSON.stringify(info));
+      } finally {
+        closeSync(fd);
+      }
+      return this.held(token);
+    }
+    return null;
+  }
+
+  /** Waits for the lock (polling with jitter) up to `timeoutMs`, else throws `WIKI_BUSY`. */
+  async acquire(timeoutMs = LOCK_WAIT_MS, signal?: AbortSignal): Promise<HeldLock> {
+    const deadline = Date.now() + timeoutMs;
+    let delay = 2;
+    for (;;) {
+      const held = this.tryAcquire();
+      if (held) return held;
+      if (signal?.aborted) {
+        throw new ToolError(
+          'CANCELLED',
+          'the request was cancelled while waiting for the wiki lock.',
+        );
+      }
+      if (Date.now() >= deadline) {
+        const holder = readLock(this.path)?.info;
+        throw new ToolError(
+          'WIKI_BUSY',
+          `another writer has held this wiki's lock for over ${Math.round(timeoutMs / 1000)} s${holder ? ` (pid ${holder.pid} on ${holder.host})` : ''}; try again later. Nothing was written.`,
+          { details: holder ? { holder_pid: holder.pid, holder_host: holder.host } : {} },
+        );
+      }
+      await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+      delay = Math.min(delay * 2, 50);
+    }
+  }
+
+  private takeOver(staleKey: string): void {
+    const marker = `${this.path}.takeover-${staleKey.replace(/[^A-Za-z0-9.-]/g, '_')}`;
+    let fd: number;
+    try {
+      fd = openSync(
+        marker,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o644,
+      );
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // Another process is taking over; its marker is removed when it is done. A marker left
+      // by a taker that died is cleared once it is old.
+      try {
+        if (Date.now() - lstatSync(marker).mtimeMs > LOCK_STALE_MS) unlinkSync(marker);
+      } catch {
+        /* gone already */
+      }
+      return;
+    }
+    closeSync(fd);
+    try {
+      const again = readLock(this.path);
+      if (again && again.key === staleKey) unlinkSync(this.path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    } finally {
+      try {
+        unlinkSync(marker);
+      } catch {
+        /* already removed */
+      }
+    }
+  }
+
+  private held(token: string): HeldLock {
+    const path = this.path;
+    let released = false;
+    const timer = setInterval(() => {
+      try {
+        if (readLock(path)?.key === token) {
+          const now = new Date();
+          utimesSync(path, now, now);
+        }
+      } catch {
+        /* a failed heartbeat only makes the lock look older */
+      }
+    }, LOCK_HEARTBEAT_MS);
+    timer.unref();
+    return {
+      token,
+      stillHeld: () => !released && readLock(path)?.key === token,
+      release: () => {
+        if (released) return;
+        released = true;
+        clearInterval(timer);
+        try {
+          if (readLock(path)?.key === token) unlinkSync(path);
+        } catch {
+          /* nothing to release */
+        }
+      },
+    };
+  }
+}

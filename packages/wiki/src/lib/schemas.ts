@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** The `wiki` parameter every tool takes. */
+export const wikiParam = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe('Id of the wiki to use, exactly as list_wikis returns it (e.g. "main").');
+
+/** A page version: SHA-256 of the page bytes, 64 hex characters. */
+export const versionSchema = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'a version is 64 hexadecimal characters (SHA-256)');
+
+/** Paging: offset into the full result list. */
+export const offsetParam = z
+  .number()
+  .int()
+  .min(0)
+  .max(1_000_000)
+  .default(0)
+  .describe(
+    'How many results to skip, 0-based (default 0); pass next_offset from the previous call.',
+  );

@@ -1,0 +1,137 @@
+import { defineTool, ToolError } from '@lectern/core';
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import type { WikiRuntime } from '../lib/runtime.js';
+import { offsetParam, wikiParam } from '../lib/schemas.js';
+import { INDEX_FILE, LOG_FILE } from '../lib/wiki.js';
+
+const DESCRIPTION = `List the pages of one wiki with path, title, size, version and modification time, optionally narrowed to a folder or a glob.
+Use it to browse or to collect paths and versions; to find pages by what they say, use search_wiki, and open a page with read_page.
+The title is the front matter "title", else the first level-1 heading, else the file name. Hidden folders (.obsidian, .git, .lectern), temporary files and non-page files never appear.
+Sorted by path, or newest first with sort="modified"; paged by offset and limit, and next_offset is null on the last page.
+An unknown wiki id or a folder that does not exist is refused with the closest matches.`;
+
+/** The list_pages tool: a paged, filtered listing of a wiki's pages. */
+export function listPagesTool(runtime: WikiRuntime) {
+  return defineTool({
+    name: 'list_pages',
+    title: 'List wiki pages',
+    description: DESCRIPTION,
+    inputSchema: z.object({
+      wiki: wikiParam,
+      folder: z
+        .string()
+        .max(1024)
+        .optional()
+        .describe(
+          'Only pages under this folder, relative to the wiki root (e.g. "wiki" or "wiki/bees"); the whole wiki when omitted.',
+        ),
+      glob: z
+        .string()
+        .min(1)
+        .max(256)
+        .optional()
+        .describe(
+          'Only paths matching this glob, matched against the full path from the wiki root, e.g. "wiki/**/*.md" or "*.md" (root files only). Case-sensitive.',
+        ),
+      sort: z
+        .enum(['path', 'modified'])
+        .default('path')
+        .describe(
+          '"path" (default): alphabetical by path; "modified": most recently changed first.',
+        ),
+      offset: offsetParam,
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(500)
+        .default(100)
+        .describe('Most pages to return, 1 to 500 (default 100).'),
+    }),
+    outputSchema: z.object({
+      wiki: z.string().describe('The wiki id.'),
+      pages: z
+        .array(
+          z.object({
+            path: z.string().describe('Path for read_page and write_batch.'),
+            title: z.string().describe('Page title.'),
+            kind: z.enum(['index', 'log', 'schema', 'page']).describe('Root file role, or "page".'),
+            size: z.number().int().describe('Size in bytes.'),
+            version: z
+              .string()
+              .nullable()
+              .describe('SHA-256 of the bytes; use as expected_version. Null if unreadable.'),
+            modified: z.string().describe('Last modification time, ISO 8601 UTC.'),
+            problem: z
+              .string()
+              .optional()
+              .describe('Why the page cannot be read as text (not UTF-8, over the size limit).'),
+          }),
+        )
+        .describe('This page of results.'),
+      total: z.number().int().describe('Pages matching the filters, across all result pages.'),
+      offset: z.number().int().describe('Offset of the first entry returned.'),
+      next_offset: z
+        .number()
+        .int()
+        .nullable()
+        .describe('Offset for the next call, or null when nothing follows.'),
+      truncated: z.boolean().describe('True when more pages follow.'),
+    }),
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    handler: async (input) => {
+      const wiki = await runtime.open(input.wiki);
+      const folder = await wiki.checkFolder(input.folder);
+      let match: ((p: string) => boolean) | null = null;
+      if (input.glob !== undefined) {
+        try {
+          match = picomatch(input.glob, { dot: false });
+        } catch (e) {
+          throw new ToolError(
+            'INVALID_GLOB',
+            `glob ${JSON.stringify(input.glob)} is not a valid pattern: ${(e as Error).message}`,
+          );
+        }
+      }
+      let metas = (await wiki.pageMetas()).filter(
+        (m) =>
+          (folder === '' || m.path.startsWith(`${folder}/`)) && (match === null || match(m.path)),
+      );
+      if (input.sort === 'modified') {
+        metas = [...metas].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
+      }
+      const window = metas.slice(input.offset, input.offset + input.limit);
+      const end = input.offset + window.length;
+      const kind = (p: string) =>
+        p === INDEX_FILE
+          ? 'index'
+          : p === LOG_FILE
+            ? 'log'
+            : p === wiki.schemaFile
+              ? 'schema'
+              : 'page';
+      return {
+        wiki: wiki.id,
+        pages: window.map((m) => ({
+          path: m.path,
+          title: m.title,
+          kind: kind(m.path) as 'index' | 'log' | 'schema' | 'page',
+          size: m.size,
+          version: m.version,
+          modified: new Date(m.mtimeMs).toISOString(),
+          ...(m.problem ? { problem: m.problem.message } : {}),
+        })),
+        total: metas.length,
+        offset: input.offset,
+        next_offset: end < metas.length ? end : null,
+        truncated: end < metas.length,
+      };
+    },
+  });
+}

@@ -1,0 +1,111 @@
+import { defineTool, planLines } from '@lectern/core';
+import { z } from 'zod';
+import { lineStartsOf } from '../lib/markdown.js';
+import { renderPage } from '../lib/page.js';
+import type { WikiRuntime } from '../lib/runtime.js';
+import { wikiParam } from '../lib/schemas.js';
+
+const DESCRIPTION = `Open one page of a wiki, or one of its root files (index.md, log.md, the schema file), whole or as a window of lines.
+Take paths from list_pages or search_wiki; to find a page by words, use search_wiki first.
+By default links are rendered for people: [[Page|alias]] reads as the alias, [[Page#Heading]] as "Page > Heading", embeds as "[embed: Page]", block ids are hidden; code spans and code blocks keep their text as written. Show this form to users.
+Before editing, read with raw=true: it returns the stored text unchanged, which is what write_batch replace must quote, and the version to send as expected_version.
+offset is a 1-based line and limit a line count (the rest of the page when omitted); truncated=true means next_offset continues. Line numbers are the same in both modes.
+Refused with the nearest existing paths when the page is missing; hidden, non-page and outside-the-wiki paths are refused too.`;
+
+/** The read_page tool: a page rendered for display or raw for editing, by line window. */
+export function readPageTool(runtime: WikiRuntime) {
+  return defineTool({
+    name: 'read_page',
+    title: 'Read wiki page',
+    description: DESCRIPTION,
+    inputSchema: z.object({
+      wiki: wikiParam,
+      path: z
+        .string()
+        .min(1)
+        .max(1024)
+        .describe(
+          'Page path from the wiki root, extension included, e.g. "index.md" or "wiki/queen-bee.md"; use paths exactly as list_pages or search_wiki return them.',
+        ),
+      raw: z
+        .boolean()
+        .default(false)
+        .describe(
+          'false (default): wikilinks rendered as readable text. true: the exact stored text, for quoting in write_batch.',
+        ),
+      offset: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe(
+          'First line to return, 1-based (default 1); a truncated read gives the next one as next_offset.',
+        ),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(1_000_000)
+        .optional()
+        .describe(
+          'How many lines to return from offset (at least 1); all remaining lines when omitted.',
+        ),
+    }),
+    outputSchema: z.object({
+      path: z.string().describe('Normalised page path.'),
+      content: z.string().describe('The requested lines, with their original line endings.'),
+      version: z
+        .string()
+        .describe('SHA-256 of the whole page; pass it as expected_version to write_batch.'),
+      total_lines: z.number().int().describe('Lines in the whole page.'),
+      start_line: z.number().int().describe('First line returned, 1-based.'),
+      end_line: z.number().int().describe('Last line returned (start_line - 1 when none).'),
+      truncated: z.boolean().describe('True when lines follow end_line.'),
+      next_offset: z
+        .number()
+        .int()
+        .nullable()
+        .describe('offset to continue from, or null at the end.'),
+      raw: z.boolean().describe('Whether content is the stored text (true) or rendered (false).'),
+      bom: z
+        .boolean()
+        .describe(
+          'True when the file starts with a UTF-8 byte-order mark (not included in content).',
+        ),
+      size: z.number().int().describe('Size of the page in bytes.'),
+    }),
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    handler: async (input) => {
+      const wiki = await runtime.open(input.wiki);
+      const page = await wiki.readPage(input.path);
+      const text = input.raw ? page.text : renderPage(page.text, page.analysis, wiki.extensions);
+      const starts = lineStartsOf(text);
+      const total = text === '' ? 0 : starts.length;
+      const plan = planLines({
+        totalLines: total,
+        startLine: input.offset ?? 1,
+        lineCount: input.limit ?? Math.max(total, 1),
+      });
+      const from = total === 0 ? 0 : starts[plan.start_line - 1]!;
+      const to = plan.end_line < total ? starts[plan.end_line]! : text.length;
+      return {
+        path: page.path,
+        content: plan.end_line < plan.start_line ? '' : text.slice(from, to),
+        version: page.version,
+        total_lines: plan.total_lines,
+        start_line: plan.start_line,
+        end_line: plan.end_line,
+        truncated: plan.has_more,
+        next_offset: plan.next_start_line,
+        raw: input.raw,
+        bom: page.bom,
+        size: page.bytes.length,
+      };
+    },
+  });
+}

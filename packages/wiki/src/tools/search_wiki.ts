@@ -1,0 +1,97 @@
+import { defineTool } from '@lectern/core';
+import { z } from 'zod';
+import type { WikiRuntime } from '../lib/runtime.js';
+import { offsetParam, wikiParam } from '../lib/schemas.js';
+
+const DESCRIPTION = `Full-text search of one wiki's pages, ranked by BM25 with a title or alias hit worth more than a tag hit, and a tag hit more than body text.
+Use it to find pages by topic or wording; to browse a folder use list_pages, and to read a hit call read_page with its path (pass its line as offset to jump there).
+Words are matched case- and accent-insensitively with simple plural folding; a page needs only one of the words, but pages with more of them rank higher. Prefix a word with # (e.g. #pests) to match tags only.
+Snippets are one line of the page with wikilinks shown as plain text. Paged with offset and limit (at most 50 per call); next_offset is null on the last page.`;
+
+/** The search_wiki tool: ranked full-text search with snippets. */
+export function searchWikiTool(runtime: WikiRuntime) {
+  return defineTool({
+    name: 'search_wiki',
+    title: 'Search wiki',
+    description: DESCRIPTION,
+    inputSchema: z.object({
+      wiki: wikiParam,
+      query: z
+        .string()
+        .min(1)
+        .max(500)
+        .describe(
+          'Words to look for, separated by spaces (up to 500 characters, 32 distinct words); #word matches tags only.',
+        ),
+      folder: z
+        .string()
+        .max(1024)
+        .optional()
+        .describe(
+          'Only search pages under this folder, relative to the wiki root (e.g. "wiki"); the whole wiki when omitted.',
+        ),
+      offset: offsetParam,
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(50)
+        .default(10)
+        .describe('Most hits to return, 1 to 50 (default 10).'),
+    }),
+    outputSchema: z.object({
+      wiki: z.string().describe('The wiki id.'),
+      results: z
+        .array(
+          z.object({
+            path: z.string().describe('Page path, ready for read_page.'),
+            title: z.string().describe('Page title.'),
+            score: z
+              .number()
+              .describe('Relevance; higher is better, comparable within one query only.'),
+            line: z
+              .number()
+              .int()
+              .describe('1-based line of the snippet, usable as read_page offset.'),
+            snippet: z
+              .string()
+              .describe('The best matching line, rendered, at most 240 characters.'),
+            matched: z
+              .array(z.enum(['title', 'aliases', 'tags', 'body']))
+              .describe('Fields where query words were found.'),
+          }),
+        )
+        .describe('Hits, best first.'),
+      total: z.number().int().describe('Pages that matched, across all result pages.'),
+      offset: z.number().int().describe('Offset of the first hit returned.'),
+      next_offset: z
+        .number()
+        .int()
+        .nullable()
+        .describe('Offset for the next call, or null when nothing follows.'),
+      truncated: z.boolean().describe('True when more hits follow.'),
+    }),
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    handler: async (input) => {
+      const wiki = await runtime.open(input.wiki);
+      const folder = await wiki.checkFolder(input.folder);
+      const { hits, total } = await runtime
+        .index(wiki)
+        .search(input.query, { folder, offset: input.offset, limit: input.limit });
+      const end = input.offset + hits.length;
+      return {
+        wiki: wiki.id,
+        results: hits,
+        total,
+        offset: input.offset,
+        next_offset: end < total ? end : null,
+        truncated: end < total,
+      };
+    },
+  });
+}

@@ -1,0 +1,215 @@
+import { defineTool } from '@lectern/core';
+import { z } from 'zod';
+import type { Operation } from '../lib/batch.js';
+import type { WikiRuntime } from '../lib/runtime.js';
+import { versionSchema, wikiParam } from '../lib/schemas.js';
+
+const DESCRIPTION = `Change one wiki with a list of operations applied all together or not at all: put (create or overwrite a page), append, replace (exact text, with a counted number of hits), delete, and move (rename a page and fix every wikilink and Markdown link to it, keeping aliases and #heading parts).
+Every operation on a page that already exists needs expected_version, as returned by read_page or list_pages; an operation that creates a page must omit it and fails if the page exists. Read with read_page raw=true before a replace so old_text matches byte for byte.
+If any operation is invalid or any version is stale, nothing is written and the error (code BATCH_REJECTED) lists each failed operation by 0-based index with its reason and the page's current version.
+dry_run=true returns unified diffs and the resulting versions without writing. log adds a dated entry to log.md in the same batch.
+On success you get each page's new version and any wikilinks that now lead to a missing page, heading or block. Pages are Markdown files under the size limit; hidden folders, symbolic links and paths outside the wiki are refused. Writes are atomic and crash-safe, and one writer at a time holds the wiki.`;
+
+const path = z
+  .string()
+  .min(1)
+  .max(1024)
+  .describe('Page path from the wiki root, extension included, e.g. "wiki/swarming.md".');
+const expected = versionSchema
+  .optional()
+  .describe(
+    'The page version from read_page or list_pages. Required when the page exists; omit it to create a page.',
+  );
+
+const operation = z.discriminatedUnion('op', [
+  z
+    .object({
+      op: z.literal('put').describe('Create the page, or overwrite all of it.'),
+      path,
+      content: z.string().describe('The complete new text of the page.'),
+      expected_version: expected,
+    })
+    .describe('put: create a page or replace its whole text.'),
+  z
+    .object({
+      op: z
+        .literal('append')
+        .describe('Add text at the end of the page (creates it when missing).'),
+      path,
+      content: z
+        .string()
+        .min(1)
+        .describe(
+          'Text to add; a line break is inserted first when the page does not end with one.',
+        ),
+      expected_version: expected,
+    })
+    .describe('append: add text at the end of a page.'),
+  z
+    .object({
+      op: z.literal('replace').describe('Replace exact text inside an existing page.'),
+      path,
+      old_text: z
+        .string()
+        .min(1)
+        .describe('Text to find, exactly as stored (read with raw=true), line breaks included.'),
+      new_text: z.string().describe('Replacement text; may be empty to delete old_text.'),
+      expected_occurrences: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_000)
+        .default(1)
+        .describe(
+          'How many times old_text must occur (default 1); every occurrence is replaced, and any other count refuses the batch.',
+        ),
+      expected_version: expected,
+    })
+    .describe('replace: swap exact text for new text.'),
+  z
+    .object({
+      op: z.literal('delete').describe('Remove an existing page.'),
+      path,
+      expected_version: expected,
+    })
+    .describe('delete: remove a page.'),
+  z
+    .object({
+      op: z.literal('move').describe('Rename an existing page and update links to it.'),
+      path,
+      new_path: z
+        .string()
+        .min(1)
+        .max(1024)
+        .describe(
+          'New page path from the wiki root; must not exist yet. Missing folders are created.',
+        ),
+      expected_version: expected,
+    })
+    .describe('move: rename a page; links across the wiki follow it.'),
+]);
+
+/** The write_batch tool: all-or-nothing, version-checked, journaled edits. */
+export function writeBatchTool(runtime: WikiRuntime) {
+  return defineTool({
+    name: 'write_batch',
+    title: 'Edit wiki pages in one batch',
+    description: DESCRIPTION,
+    inputSchema: z.object({
+      wiki: wikiParam,
+      operations: z
+        .array(operation)
+        .min(1)
+        .max(100)
+        .describe(
+          '1 to 100 operations, applied in order to the result of the ones before; later operations on a page already touched in this batch may omit expected_version.',
+        ),
+      log: z
+        .string()
+        .min(1)
+        .max(4000)
+        .optional()
+        .describe(
+          'Optional note for log.md (up to 4000 characters): its first line becomes a dated heading, the rest the entry body, followed by a list of the changed pages. log.md is created when missing.',
+        ),
+      dry_run: z
+        .boolean()
+        .default(false)
+        .describe(
+          'true: check everything and return diffs and resulting versions, writing nothing. Default false.',
+        ),
+    }),
+    outputSchema: z.object({
+      dry_run: z.boolean().describe('True when this was a preview.'),
+      applied: z
+        .boolean()
+        .describe(
+          'True when the changes were written (false for a dry run or when nothing changed).',
+        ),
+      operations: z
+        .array(
+          z.object({
+            index: z.number().int().describe('0-based position in operations.'),
+            op: z.enum(['put', 'append', 'replace', 'delete', 'move']).describe('The operation.'),
+            path: z.string().describe('Normalised page path.'),
+            new_path: z.string().optional().describe('Destination of a move.'),
+            version: z
+              .string()
+              .nullable()
+              .describe(
+                'Version of the page (new_path for a move) after the batch; null when it no longer exists.',
+              ),
+            replacements: z
+              .number()
+              .int()
+              .optional()
+              .describe('Occurrences replaced by a replace.'),
+            links_updated: z
+              .number()
+              .int()
+              .optional()
+              .describe('Links rewritten across the wiki by a move.'),
+          }),
+        )
+        .describe('One entry per operation, in order.'),
+      changes: z
+        .array(
+          z.object({
+            path: z.string().describe('Page written or removed.'),
+            action: z.enum(['create', 'update', 'delete']).describe('What happens to the file.'),
+            cause: z
+              .enum(['operation', 'link_update', 'log'])
+              .describe(
+                'Changed by an operation, by a move updating its links, or by the log entry.',
+              ),
+            previous_version: z
+              .string()
+              .nullable()
+              .describe('Version before the batch; null for a new page.'),
+            version: z.string().nullable().describe('Version after the batch; null when removed.'),
+            links_updated: z.number().int().optional().describe('Links rewritten in this page.'),
+            diff: z.string().optional().describe('Unified diff (dry run only).'),
+            diff_truncated: z
+              .boolean()
+              .optional()
+              .describe('True when the diff was cut at 64 KiB.'),
+          }),
+        )
+        .describe('Every file the batch writes or removes, sorted by path.'),
+      broken_links: z
+        .array(
+          z.object({
+            path: z.string().describe('Page containing the link.'),
+            line: z.number().int().describe('1-based line of the link.'),
+            link: z.string().describe('The link as written, e.g. "[[Old page#Intro]]".'),
+            reason: z
+              .enum(['missing_page', 'missing_heading', 'missing_block'])
+              .describe('What the link points to that does not exist.'),
+          }),
+        )
+        .describe(
+          'Wikilinks in changed pages, or aimed at removed pages, that lead nowhere after the batch (first 100).',
+        ),
+      broken_links_truncated: z
+        .boolean()
+        .describe('True when more than 100 broken links were found.'),
+      log_entry: z.string().nullable().describe('The entry appended to log.md, or null.'),
+      warnings: z.array(z.string()).describe('Things worth knowing that did not stop the batch.'),
+    }),
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+    handler: async (input, context) => {
+      const wiki = runtime.wikis.get(input.wiki);
+      return runtime
+        .writer(wiki)
+        .run(
+          { operations: input.operations as Operation[], log: input.log, dry_run: input.dry_run },
+          context.signal,
+        );
+    },
+  });
+}
