@@ -214,7 +214,9 @@ describe('harness preset', () => {
   });
 
   it('list_project_files lists with camelCase parameters and pages', async () => {
-    const { input, output } = await props('list_project_files');
+    const { input, output, schema: listSchema } = await props('list_project_files');
+    expect(listSchema.limit!.maximum).toBe(1000);
+    expect(listSchema.maxDepth!.maximum).toBe(64);
     expect(input).toEqual(
       [
         'cursor',
@@ -270,7 +272,10 @@ describe('harness preset', () => {
   });
 
   it('search_project_text searches with camelCase parameters', async () => {
-    const { input, output } = await props('search_project_text');
+    const { input, output, schema: searchSchema } = await props('search_project_text');
+    expect(searchSchema.contextLines!.maximum).toBe(10);
+    expect(searchSchema.maxMatches!.maximum).toBe(500);
+    expect(searchSchema.maxMatchesPerFile!.maximum).toBe(1000);
     expect(input).toEqual(
       [
         'caseSensitive',
@@ -350,7 +355,16 @@ describe('harness preset', () => {
   });
 
   it('read_artifact reads bytes with camelCase fields', async () => {
-    const { input, output } = await props('read_artifact');
+    const { input, output, schema: artifactSchema } = await props('read_artifact');
+    expect(artifactSchema.length!.maximum).toBe(1024 * 1024);
+    t.write('blob.bin', Buffer.alloc(100 * 1024, 1));
+    const dflt = await s.call('read_artifact', { workspace: 'proj', path: 'blob.bin' });
+    expect(dflt.data).toMatchObject({
+      offset: 0,
+      length: 64 * 1024,
+      hasMore: true,
+      nextOffset: 64 * 1024,
+    });
     expect(input).toEqual(['expectedSha256', 'length', 'offset', 'path', 'workspace']);
     expect(output).toEqual(
       [

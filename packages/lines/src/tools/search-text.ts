@@ -289,7 +289,8 @@ export function searchTextTool(ctx: LinesContext) {
         output_limited: false,
         source_trust: SOURCE_TRUST,
       };
-      const budget = limits.maxOutputBytes - jsonBytes(out) - 512;
+      // Room for the fixed fields, with their counters and timed_out_path at full size.
+      const budget = limits.maxOutputBytes - jsonBytes(out) - 512 - 2 * 4096;
       let used = 0;
       let position: Position | undefined = resume;
       let bytesRead = 0;
@@ -401,7 +402,18 @@ export function searchTextTool(ctx: LinesContext) {
             out.matches.push(entry);
             position = { p: path, l: m.line };
           }
-          if (result.capped) out.capped_files.push(path);
+          if (result.capped) {
+            const cost = jsonBytes(path) + 1;
+            if (used + cost > budget) {
+              // Reported with the next page, which resumes in this file and finds nothing new.
+              out.output_limited = true;
+              out.has_more = true;
+              stoppedEarly = true;
+              break;
+            }
+            used += cost;
+            out.capped_files.push(path);
+          }
           position = { p: path, l: null };
         }
       } finally {
