@@ -58,7 +58,7 @@ const results = [];
 try {
   // fresh: well within 2 s of the write, so the identity cache is never used
   fs.writeFileSync(file, fs.readFileSync(file));
-  const freshCalls = Math.min(calls, 20);
+  const freshCalls = Math.min(calls, 10);
   results.push(await time('middle, fresh (full read + hash per call)', middle, freshCalls));
   results.push(await time('tail,   fresh (full read + hash per call)', tail, freshCalls));
   const age = Date.now() - fs.statSync(file).ctimeMs;
