@@ -1,0 +1,117 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { createRng, realisticDocument, tortureDocument } from './corpus.js';
+import type { OutlineScan } from './headings.js';
+import { remarkOutline } from './remark.js';
+import { scanOutline, simpleInlineText } from './scanner.js';
+
+const require = createRequire(import.meta.url);
+const spec = require('commonmark-spec') as {
+  tests: Array<{ markdown: string; section: string; number: number }>;
+};
+
+// The spec writes tabs as '→'.
+const examples = spec.tests.map((t) => ({ ...t, markdown: t.markdown.replace(/→/g, '\t') }));
+
+/** Compares the scanner with remark on each input; returns mismatches and the fallback count. */
+function compare(inputs: Iterable<{ name: string; markdown: string }>) {
+  const mismatches: string[] = [];
+  let fellBack = 0;
+  let total = 0;
+  let headings = 0;
+  for (const { name, markdown } of inputs) {
+    total++;
+    const fast: OutlineScan | null = scanOutline(markdown);
+    if (fast === null) {
+      fellBack++;
+      continue;
+    }
+    const ref = remarkOutline(markdown);
+    headings += ref.headings.length;
+    if (JSON.stringify(fast) !== JSON.stringify(ref)) {
+      mismatches.push(
+        `${name} ${JSON.stringify(markdown)}\n  scanner ${JSON.stringify(fast)}\n  remark  ${JSON.stringify(ref)}`,
+      );
+    }
+  }
+  return { mismatches, fellBack, total, headings };
+}
+
+describe('scanOutline is identical to remark', () => {
+  it('on every example of the CommonMark spec (level, text, start and end line)', () => {
+    expect(examples.length).toBe(652);
+    const r = compare(examples.map((e) => ({ name: `#${e.number} (${e.section})`, ...e })));
+    expect(r.mismatches.join('\n')).toBe('');
+    // it decides nearly all of them itself; the rest go to remark
+    expect(r.fellBack).toBeLessThan(20);
+    expect(r.headings).toBeGreaterThan(40);
+  });
+
+  it('on 3000 generated torture documents mixing containers, fences, HTML and tables', () => {
+    const rng = createRng(20241);
+    const docs = Array.from({ length: 3000 }, (_, i) => ({
+      name: `torture ${i}`,
+      markdown: tortureDocument(rng),
+    }));
+    const r = compare(docs);
+    expect(r.mismatches.join('\n')).toBe('');
+    expect(r.fellBack).toBeLessThan(r.total * 0.15);
+    expect(r.headings).toBeGreaterThan(700);
+  });
+
+  it('on a generated corpus of realistic documentation pages', () => {
+    const docs = Array.from({ length: 30 }, (_, i) => ({
+      name: `page ${i}`,
+      markdown: realisticDocument(1000 + i, 4000),
+    }));
+    const r = compare(docs);
+    expect(r.mismatches.join('\n')).toBe('');
+    expect(r.fellBack).toBe(0);
+    expect(r.headings).toBeGreaterThan(100);
+  });
+});
+
+describe('scanOutline hands documents it cannot decide to remark', () => {
+  it.each([
+    ['footnote definitions', '# A\n\n[^1]: note\n    # inside?\n'],
+    ['a lone CR line ending', '# A\rB\n===\n'],
+    ['NUL', '# A\0\n'],
+    ['an unclosed front matter fence', '---\ntitle: x\n# A\n'],
+    ['a reference link in a heading with definitions', '# [A]\n\n[a]: /url\n'],
+    ['a possible definition cut short by a heading', '[a]: /url "t\n# B\n'],
+  ])('%s', (_name, markdown) => {
+    expect(scanOutline(markdown)).toBeNull();
+  });
+
+  it('still decides ordinary documents with link lists and code', () => {
+    const md =
+      '# Guide\n\n- [Install](install.md)\n- [Use](use.md)\n\n```sh\n# not a heading\n```\n';
+    expect(scanOutline(md)).toEqual(remarkOutline(md));
+  });
+});
+
+describe('simpleInlineText', () => {
+  it.each([
+    ['plain words', 'plain words'],
+    ['  padded\t', 'padded'],
+    ['with `code` span', 'with code span'],
+    ['``a ` b``', 'a ` b'],
+    ['` `', ' '],
+    ['unmatched `tick', 'unmatched `tick'],
+    ['\\# escaped \\*', '# escaped *'],
+    ['back\\slash', 'back\\slash'],
+    ['snake_case_name', 'snake_case_name'],
+    ['a * b', 'a * b'],
+    ['Tom & Jerry', 'Tom & Jerry'],
+    ['emoji 🎉 中文', 'emoji 🎉 中文'],
+  ])('%j -> %j', (input, expected) => {
+    expect(simpleInlineText(input)).toBe(expected);
+  });
+
+  it.each(['*em*', '_em_', '[link](x)', 'a <b>', '&amp;', '~~del~~', 'x\0y'])(
+    'needs the full inline parser for %j',
+    (input) => {
+      expect(simpleInlineText(input)).toBeNull();
+    },
+  );
+});

@@ -1,0 +1,1028 @@
+import type { OutlineScan, RawHeading } from './headings.js';
+import { remarkHeadingText } from './remark.js';
+
+/*
+ * A fast outline scanner: CommonMark's block-structure algorithm (the one the spec's reference
+ * implementation uses: open containers matched line by line, lazy paragraph continuation,
+ * leaf-block starts in the spec's precedence) plus the GFM table and YAML front matter
+ * constructs remark is configured with. It tracks only what decides where top-level headings
+ * are, and it gives up (returns null, so the caller uses remark) whenever it meets a construct
+ * whose outcome it does not model exactly: footnote definitions, a possible link reference
+ * definition cut short by another block, a lone CR line ending, NUL, a table head on a lazy
+ * line, or a heading whose inline text needs link definitions from elsewhere in the document.
+ * Its equivalence with remark is tested on every CommonMark spec example and generated corpora.
+ */
+
+const DOC = 0;
+const BQ = 1;
+const LIST = 2;
+const ITEM = 3;
+const PARA = 4;
+const FENCE = 5;
+const ICODE = 6;
+const HTML = 7;
+const TABLE = 8;
+const CLOSED_LEAF = 9; // ATX heading, thematic break, setext heading: never contain lines
+
+const C_TAB = 9;
+const C_SPACE = 32;
+const C_GT = 62;
+const C_LBRACKET = 91;
+
+class Block {
+  k: number;
+  parent: Block | null;
+  hasChild = false;
+  // list items and lists
+  markerOffset = 0;
+  padding = 0;
+  ordered = false;
+  delim = '';
+  // paragraphs
+  startLine = 0;
+  lines = 0;
+  maybeDef = false;
+  lastLine = 0;
+  lastStart = 0;
+  lastLazy = false;
+  lastIndent = 0;
+  // fences
+  fch = 0;
+  flen = 0;
+  foff = 0;
+  // html blocks
+  htype = 0;
+  /** Indented code begun on a lazy line: micromark ends it with that line. */
+  oneLine = false;
+  constructor(k: number, parent: Block | null) {
+    this.k = k;
+    this.parent = parent;
+  }
+}
+
+class Unsure extends Error {}
+
+function canContain(parent: number, child: number): boolean {
+  switch (parent) {
+    case DOC:
+    case BQ:
+      return child !== ITEM;
+    case LIST:
+      return child === ITEM;
+    case ITEM:
+      return child !== ITEM;
+    default:
+      return false;
+  }
+}
+
+const acceptsLines = (k: number) =>
+  k === PARA || k === FENCE || k === ICODE || k === HTML || k === TABLE;
+
+const RE_ATX = /#{1,6}(?:[ \t]+|$)/y;
+const RE_FENCE_OPEN = /`{3,}(?!.*`)|~{3,}/y;
+const RE_FENCE_CLOSE = /(?:`{3,}|~{3,})(?=[ \t]*$)/y;
+const RE_THEMATIC = /(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$/y;
+const RE_SETEXT = /(?:=+|-+)[ \t]*$/y;
+const RE_BULLET = /[*+-]/y;
+const RE_ORDERED = /(\d{1,9})([.)])/y;
+
+const RAW_NAMES = new Set(['pre', 'script', 'style', 'textarea']);
+const BLOCK_NAMES =
+  'address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h1|h2|h3|h4|h5|h6|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul';
+const BLOCK_NAME_SET = new Set(BLOCK_NAMES.split('|'));
+const RE_HTML_OPEN: RegExp[] = [
+  /(?!)/y,
+  /<(?:script|pre|textarea|style)(?:[ \t]|>|$)/iy,
+  /<!--/y,
+  /<\?/y,
+  /<![A-Za-z]/y,
+  /<!\[CDATA\[/y,
+  new RegExp(`</?(?:${BLOCK_NAMES})(?:[ \\t]|/?>|$)`, 'iy'),
+];
+const RE_HTML_CLOSE: RegExp[] = [
+  /(?!)/,
+  /<\/(?:script|pre|textarea|style)>/i,
+  /-->/,
+  /\?>/,
+  />/,
+  /\]\]>/,
+];
+
+function test(re: RegExp, s: string, at: number): RegExpExecArray | null {
+  re.lastIndex = at;
+  return re.exec(s);
+}
+
+const isSpaceOrTab = (c: number) => c === C_SPACE || c === C_TAB;
+
+function isAsciiPunct(c: number): boolean {
+  return (
+    (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)
+  );
+}
+
+/** Characters that may start a block other than a paragraph (or a GFM table delimiter row). */
+function maybeSpecial(c: number): boolean {
+  switch (c) {
+    case 35: // #
+    case 96: // `
+    case 126: // ~
+    case 42: // *
+    case 43: // +
+    case 95: // _
+    case 61: // =
+    case 60: // <
+    case 62: // >
+    case 45: // -
+    case 124: // |
+    case 58: // :
+      return true;
+    default:
+      return c >= 48 && c <= 57;
+  }
+}
+
+/**
+ * Inline text of a one-line heading content without the constructs that need a full inline
+ * parse: backslash escapes and code spans are resolved, and null is returned as soon as
+ * emphasis, links, images, HTML, autolinks, entities, strikethrough or NUL could be involved.
+ */
+export function simpleInlineText(raw: string): string | null {
+  let start = 0;
+  let end = raw.length;
+  while (start < end && isSpaceOrTab(raw.charCodeAt(start))) start++;
+  while (end > start && isSpaceOrTab(raw.charCodeAt(end - 1))) end--;
+  const s = raw.slice(start, end);
+  if (s.includes('<')) return null;
+  const n = s.length;
+  let out = '';
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === 92) {
+      const next = i + 1 < n ? s.charCodeAt(i + 1) : -1;
+      if (next !== -1 && isAsciiPunct(next)) {
+        out += s[i + 1];
+        i += 2;
+      } else {
+        out += '\\';
+        i++;
+      }
+      continue;
+    }
+    if (c === 96) {
+      let m = i;
+      while (m < n && s.charCodeAt(m) === 96) m++;
+      const len = m - i;
+      let j = m;
+      let close = -1;
+      while (j < n) {
+        const k = s.indexOf('`', j);
+        if (k === -1) break;
+        let e = k;
+        while (e < n && s.charCodeAt(e) === 96) e++;
+        if (e - k === len) {
+          close = k;
+          break;
+        }
+        j = e;
+      }
+      if (close === -1) {
+        out += s.slice(i, m);
+        i = m;
+        continue;
+      }
+      let code = s.slice(m, close);
+      if (
+        code.length >= 2 &&
+        code.charCodeAt(0) === C_SPACE &&
+        code.charCodeAt(code.length - 1) === C_SPACE &&
+        !/^ +$/.test(code)
+      ) {
+        code = code.slice(1, -1);
+      }
+      out += code;
+      i = close + len;
+      continue;
+    }
+    switch (c) {
+      case 42: // *
+      case 95: // _
+      case 126: {
+        // ~
+        // A delimiter run that can neither open nor close stays literal: one between two
+        // ASCII letters or digits (`snake_case`) for `_`, or one between spaces for any kind.
+        let e = i;
+        while (e < n && s.charCodeAt(e) === c) e++;
+        const before = i > 0 ? s.charCodeAt(i - 1) : 32;
+        const after = e < n ? s.charCodeAt(e) : 32;
+        const inert =
+          (isSpaceOrTab(before) && isSpaceOrTab(after)) ||
+          (c === 95 && isAsciiAlnumCode(before) && isAsciiAlnumCode(after));
+        if (!inert) return null;
+        out += s.slice(i, e);
+        i = e;
+        continue;
+      }
+      case 38: // &
+        if (RE_ENTITY.test(s.slice(i, i + 40))) return null;
+        break;
+      case 91: // [
+      case 93: // ]
+      case 0:
+        return null;
+    }
+    out += s[i];
+    i++;
+  }
+  return out;
+}
+
+const RE_ENTITY = /^&(?:#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)/;
+const isAsciiAlnumCode = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+const isAsciiAlpha = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAsciiAlnum = (c: number) => isAsciiAlpha(c) || (c >= 48 && c <= 57);
+
+/**
+ * True when `s` from `i` is a complete open or closing tag followed only by spaces or tabs
+ * (HTML block type 7), following micromark's html-flow state machine exactly (it differs from
+ * the spec's regular expressions on a few inputs, e.g. an unquoted value stops at `/`).
+ */
+function completeTagLine(s: string, i: number): boolean {
+  const n = s.length;
+  const at = (k: number) => (k < n ? s.charCodeAt(k) : -1);
+  if (at(i) !== 60) return false;
+  i++;
+  let closing = false;
+  if (at(i) === 47) {
+    closing = true;
+    i++;
+  }
+  if (!isAsciiAlpha(at(i))) return false;
+  const nameStart = i;
+  while (at(i) === 45 || isAsciiAlnum(at(i))) i++;
+  const c0 = at(i);
+  if (!(c0 === -1 || c0 === 47 || c0 === 62 || isSpaceOrTab(c0))) return false;
+  const name = s.slice(nameStart, i).toLowerCase();
+  if (!closing && c0 !== 47 && RAW_NAMES.has(name)) return false;
+  if (BLOCK_NAME_SET.has(name)) return false;
+  const end = (k: number): boolean => {
+    if (at(k) !== 62) return false;
+    k++;
+    while (isSpaceOrTab(at(k))) k++;
+    return k >= n;
+  };
+  if (closing) {
+    while (isSpaceOrTab(at(i))) i++;
+    return end(i);
+  }
+  // attributes: micromark's completeAttribute* states
+  const NAME_BEFORE = 0;
+  const NAME = 1;
+  const NAME_AFTER = 2;
+  const VALUE_BEFORE = 3;
+  const VALUE_QUOTED = 4;
+  const VALUE_UNQUOTED = 5;
+  const QUOTED_AFTER = 6;
+  let state = NAME_BEFORE;
+  let quote = 0;
+  for (;;) {
+    const c = at(i);
+    switch (state) {
+      case NAME_BEFORE:
+        if (c === 47) return end(i + 1);
+        if (c === 58 || c === 95 || isAsciiAlpha(c)) state = NAME;
+        else if (!isSpaceOrTab(c)) return end(i);
+        i++;
+        break;
+      case NAME:
+        if (c === 45 || c === 46 || c === 58 || c === 95 || isAsciiAlnum(c)) i++;
+        else state = NAME_AFTER;
+        break;
+      case NAME_AFTER:
+        if (c === 61) {
+          state = VALUE_BEFORE;
+          i++;
+        } else if (isSpaceOrTab(c)) i++;
+        else state = NAME_BEFORE;
+        break;
+      case VALUE_BEFORE:
+        if (c === -1 || c === 60 || c === 61 || c === 62 || c === 96) return false;
+        if (c === 34 || c === 39) {
+          quote = c;
+          state = VALUE_QUOTED;
+          i++;
+        } else if (isSpaceOrTab(c)) i++;
+        else state = VALUE_UNQUOTED;
+        break;
+      case VALUE_QUOTED:
+        if (c === -1) return false;
+        if (c === quote) state = QUOTED_AFTER;
+        i++;
+        break;
+      case VALUE_UNQUOTED:
+        if (
+          c === -1 ||
+          c === 34 ||
+          c === 39 ||
+          c === 47 ||
+          c === 60 ||
+          c === 61 ||
+          c === 62 ||
+          c === 96 ||
+          isSpaceOrTab(c)
+        ) {
+          state = NAME_AFTER;
+        } else i++;
+        break;
+      default:
+        // QUOTED_AFTER
+        if (c === 47 || c === 62 || isSpaceOrTab(c)) state = NAME_BEFORE;
+        else return false;
+    }
+  }
+}
+
+/** Counts cells of a GFM table head row the way micromark-extension-gfm-table does. */
+function headRowSize(s: string, from: number): number {
+  const n = s.length;
+  let size = 0;
+  let sizeB = 0;
+  let seen = false;
+  let i = from;
+  if (i < n && s.charCodeAt(i) !== 124) {
+    seen = true;
+    sizeB += 1;
+  }
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (isSpaceOrTab(c)) {
+      i++;
+      continue;
+    }
+    sizeB += 1;
+    if (seen) {
+      seen = false;
+      size += 1;
+    }
+    if (c === 124) {
+      seen = true;
+      i++;
+      continue;
+    }
+    // data
+    while (i < n) {
+      const d = s.charCodeAt(i);
+      if (d === 124 || isSpaceOrTab(d)) break;
+      i++;
+      if (d === 92 && i < n) {
+        const e = s.charCodeAt(i);
+        if (e === 92 || e === 124) i++;
+      }
+    }
+  }
+  return sizeB > 1 ? size : -1;
+}
+
+/**
+ * Cell count of a GFM delimiter row starting at `from` (indentation already skipped), or -1
+ * when the line is not one. Mirrors micromark-extension-gfm-table, which needs a pipe or a
+ * colon somewhere (`---` alone is a setext underline or thematic break, never a delimiter row).
+ */
+function delimiterRowSize(s: string, from: number): number {
+  const n = s.length;
+  let i = from;
+  let sizeB = 0;
+  let seen = false;
+  for (;;) {
+    // headDelimiterBefore
+    let c = i < n ? s.charCodeAt(i) : -1;
+    if (c === 124) {
+      seen = true;
+      i++;
+      while (i < n && isSpaceOrTab(s.charCodeAt(i))) i++;
+      c = i < n ? s.charCodeAt(i) : -1;
+    } else if (c !== 45 && c !== 58) {
+      return -1;
+    }
+    // headDelimiterValueBefore
+    if (c === 58 || c === 45) {
+      sizeB += 1;
+      if (c === 58) {
+        seen = true;
+        i++;
+        c = i < n ? s.charCodeAt(i) : -1;
+      }
+      if (c !== 45) return -1;
+      while (i < n && s.charCodeAt(i) === 45) i++;
+      if (i < n && s.charCodeAt(i) === 58) {
+        seen = true;
+        i++;
+      }
+      while (i < n && isSpaceOrTab(s.charCodeAt(i))) i++;
+    } else if (c !== -1) {
+      return -1;
+    }
+    // headDelimiterCellAfter
+    c = i < n ? s.charCodeAt(i) : -1;
+    if (c === 124) continue;
+    if (c === -1) return seen ? sizeB : -1;
+    return -1;
+  }
+}
+
+/**
+ * Scans `text` for its top-level headings and YAML front matter, or returns null when the
+ * document holds a construct the scanner does not model exactly (the caller then parses it
+ * with remark). `text` must not start with a BOM.
+ */
+export function scanOutline(text: string): OutlineScan | null {
+  if (text.includes('\0')) return null;
+  let cr = text.indexOf('\r');
+  while (cr !== -1) {
+    if (text.charCodeAt(cr + 1) !== 10) return null;
+    cr = text.indexOf('\r', cr + 2);
+  }
+  if (text.includes('[^') && text.includes(']:')) return null;
+  try {
+    return new Scanner(text).run();
+  } catch (e) {
+    if (e instanceof Unsure) return null;
+    throw e;
+  }
+}
+
+class Scanner {
+  private readonly text: string;
+  private readonly hasDefinitions: boolean;
+  private readonly headings: RawHeading[] = [];
+  private readonly doc = new Block(DOC, null);
+  private tip: Block = this.doc;
+  private oldtip: Block = this.doc;
+  private lastMatchedContainer: Block = this.doc;
+  private allClosed = true;
+  // current line state
+  private ln = '';
+  private lineNo = 0;
+  private offset = 0;
+  private column = 0;
+  private nextNonspace = 0;
+  private nextNonspaceColumn = 0;
+  private indent = 0;
+  private indented = false;
+  private blank = false;
+  private partiallyConsumedTab = false;
+  /**
+   * micromark's `interrupt` for container starts: every container continued and a paragraph or
+   * indented code was open on the previous line. Then a list item must not be empty and an
+   * ordered one must start at 1.
+   */
+  private interrupt = false;
+  /** Some open container did not continue and no new container has started on this line. */
+  private lazyLine = false;
+  /** Start offsets (in `text`) of each line, 1-based index. */
+  private readonly lineStarts: number[] = [0, 0];
+
+  constructor(text: string) {
+    this.text = text;
+    this.hasDefinitions = text.includes(']:');
+  }
+
+  run(): OutlineScan {
+    const text = this.text;
+    const n = text.length;
+    let pos = 0;
+    let frontMatter: OutlineScan['frontMatter'] = null;
+    let lineNo = 0;
+    // YAML front matter: `---` on line 1 up to the next `---` line (both may carry trailing
+    // spaces or tabs), as micromark-extension-frontmatter recognises it.
+    if (text.startsWith('---')) {
+      const first = this.rawLine(0);
+      if (first.end < n && /^---[ \t]*$/.test(first.line)) {
+        let p = first.next;
+        let ln = 1;
+        while (p < n || (p === n && text.charCodeAt(n - 1) === 10)) {
+          const l = this.rawLine(p);
+          ln++;
+          if (/^---[ \t]*$/.test(l.line)) {
+            frontMatter = { startLine: 1, endLine: ln };
+            pos = l.next;
+            lineNo = ln;
+            break;
+          }
+          if (l.next >= n) break;
+          p = l.next;
+        }
+        // remark-frontmatter leaves the parser in an odd state after an unclosed opening
+        // fence (list items after it are not recognised); let remark decide such documents.
+        if (!frontMatter) throw new Unsure();
+      }
+    }
+    if (frontMatter) {
+      for (let i = 1; i <= lineNo; i++) this.lineStarts.push(0);
+    }
+    this.lineNo = lineNo;
+    while (pos < n) {
+      const l = this.rawLine(pos);
+      this.lineNo++;
+      this.lineStarts[this.lineNo] = pos;
+      this.incorporateLine(l.line, pos);
+      pos = l.next;
+    }
+    // finalize everything at EOF
+    this.blank = true;
+    while (this.tip !== this.doc) this.finalize(this.tip, true);
+    return { headings: this.headings, frontMatter };
+  }
+
+  private rawLine(pos: number): { line: string; end: number; next: number } {
+    const text = this.text;
+    let nl = text.indexOf('\n', pos);
+    if (nl === -1) nl = text.length;
+    let end = nl;
+    if (end > pos && text.charCodeAt(end - 1) === 13) end--;
+    return { line: text.slice(pos, end), end, next: nl + 1 };
+  }
+
+  // ---- line cursor helpers (ported from the reference implementation) ----
+
+  private findNextNonspace(): void {
+    const ln = this.ln;
+    let i = this.offset;
+    let cols = this.column;
+    let c = -1;
+    while (i < ln.length) {
+      c = ln.charCodeAt(i);
+      if (c === C_SPACE) {
+        i++;
+        cols++;
+      } else if (c === C_TAB) {
+        i++;
+        cols += 4 - (cols % 4);
+      } else {
+        break;
+      }
+    }
+    this.blank = i >= ln.length;
+    this.nextNonspace = i;
+    this.nextNonspaceColumn = cols;
+    this.indent = this.nextNonspaceColumn - this.column;
+    this.indented = this.indent >= 4;
+  }
+
+  private advanceNextNonspace(): void {
+    this.offset = this.nextNonspace;
+    this.column = this.nextNonspaceColumn;
+    this.partiallyConsumedTab = false;
+  }
+
+  private advanceOffset(count: number, columns: boolean): void {
+    const ln = this.ln;
+    while (count > 0 && this.offset < ln.length) {
+      const c = ln.charCodeAt(this.offset);
+      if (c === C_TAB) {
+        const charsToTab = 4 - (this.column % 4);
+        if (columns) {
+          this.partiallyConsumedTab = charsToTab > count;
+          const charsToAdvance = Math.min(count, charsToTab);
+          this.column += charsToAdvance;
+          this.offset += this.partiallyConsumedTab ? 0 : 1;
+          count -= charsToAdvance;
+        } else {
+          this.partiallyConsumedTab = false;
+          this.column += charsToTab;
+          this.offset += 1;
+          count -= 1;
+        }
+      } else {
+        this.partiallyConsumedTab = false;
+        this.offset += 1;
+        this.column += 1;
+        count -= 1;
+      }
+    }
+  }
+
+  private peek(i: number): number {
+    return i < this.ln.length ? this.ln.charCodeAt(i) : -1;
+  }
+
+  // ---- tree ----
+
+  private addChild(k: number): Block {
+    while (!canContain(this.tip.k, k)) this.finalize(this.tip, false);
+    const b = new Block(k, this.tip);
+    this.tip.hasChild = true;
+    this.tip = b;
+    return b;
+  }
+
+  private finalize(block: Block, atEof: boolean): void {
+    if (block.k === PARA && block.maybeDef && !atEof && !this.blank) {
+      // A paragraph that may hold a link reference definition was cut short by another block:
+      // micromark may let the definition run on into that line, the reference algorithm not.
+      throw new Unsure();
+    }
+    this.tip = block.parent!;
+  }
+
+  private closeUnmatchedBlocks(): void {
+    if (!this.allClosed) {
+      while (this.oldtip !== this.lastMatchedContainer) {
+        const parent = this.oldtip.parent!;
+        this.finalize(this.oldtip, false);
+        this.oldtip = parent;
+      }
+      this.allClosed = true;
+    }
+  }
+
+  private lastChildOpen(container: Block): Block | null {
+    // the open chain is tip -> parent -> ...; the open last child of `container` is the block
+    // on that chain whose parent is `container`.
+    let b: Block | null = this.tip;
+    while (b && b.parent !== container) b = b.parent;
+    return b && b !== container ? b : null;
+  }
+
+  // ---- continuation of open blocks ----
+
+  /** 0 = matched, 1 = not matched, 2 = line consumed (closing fence). */
+  private continueBlock(b: Block): number {
+    switch (b.k) {
+      case DOC:
+      case LIST:
+        return 0;
+      case BQ: {
+        if (!this.indented && this.peek(this.nextNonspace) === C_GT) {
+          this.advanceNextNonspace();
+          this.advanceOffset(1, false);
+          if (isSpaceOrTab(this.peek(this.offset))) this.advanceOffset(1, true);
+          return 0;
+        }
+        return 1;
+      }
+      case ITEM: {
+        if (this.blank) {
+          if (!b.hasChild) return 1;
+          this.advanceNextNonspace();
+        } else if (this.indent >= b.markerOffset + b.padding) {
+          this.advanceOffset(b.markerOffset + b.padding, true);
+        } else {
+          return 1;
+        }
+        return 0;
+      }
+      case FENCE: {
+        const ln = this.ln;
+        if (
+          !this.indented &&
+          this.peek(this.nextNonspace) === b.fch &&
+          test(RE_FENCE_CLOSE, ln, this.nextNonspace) &&
+          RE_FENCE_CLOSE.lastIndex - this.nextNonspace >= b.flen
+        ) {
+          this.finalize(b, false);
+          return 2;
+        }
+        let i = b.foff;
+        while (i > 0 && isSpaceOrTab(this.peek(this.offset))) {
+          this.advanceOffset(1, true);
+          i--;
+        }
+        return 0;
+      }
+      case ICODE: {
+        if (b.oneLine) return 1;
+        if (this.indent >= 4) this.advanceOffset(4, true);
+        else if (this.blank) this.advanceNextNonspace();
+        else return 1;
+        return 0;
+      }
+      case HTML:
+        return this.blank && (b.htype === 6 || b.htype === 7) ? 1 : 0;
+      case PARA:
+      case TABLE:
+        return this.blank ? 1 : 0;
+      default:
+        return 1;
+    }
+  }
+
+  // ---- block starts; 0 = no match, 1 = container start, 2 = leaf start ----
+
+  private blockStart(container: Block): number {
+    const ln = this.ln;
+    const c = this.peek(this.nextNonspace);
+    if (!this.indented) {
+      // block quote
+      if (c === C_GT) {
+        this.advanceNextNonspace();
+        this.advanceOffset(1, false);
+        if (isSpaceOrTab(this.peek(this.offset))) this.advanceOffset(1, true);
+        this.closeUnmatchedBlocks();
+        this.addChild(BQ);
+        return 1;
+      }
+      // ATX heading
+      if (c === 35 && test(RE_ATX, ln, this.nextNonspace)) {
+        const markEnd = RE_ATX.lastIndex;
+        let level = 0;
+        while (ln.charCodeAt(this.nextNonspace + level) === 35) level++;
+        this.advanceNextNonspace();
+        this.advanceOffset(markEnd - this.nextNonspace, false);
+        this.closeUnmatchedBlocks();
+        const h = this.addChild(CLOSED_LEAF);
+        const content = ln
+          .slice(this.offset)
+          .replace(/^[ \t]*#+[ \t]*$/, '')
+          .replace(/[ \t]+#+[ \t]*$/, '');
+        if (h.parent === this.doc) {
+          this.record(level, content, this.lineNo, this.lineNo);
+        }
+        this.finalize(h, false);
+        this.offset = ln.length;
+        return 2;
+      }
+      // fenced code
+      if ((c === 96 || c === 126) && test(RE_FENCE_OPEN, ln, this.nextNonspace)) {
+        const len = RE_FENCE_OPEN.lastIndex - this.nextNonspace;
+        this.closeUnmatchedBlocks();
+        const f = this.addChild(FENCE);
+        f.fch = c;
+        f.flen = len;
+        f.foff = this.indent;
+        this.advanceNextNonspace();
+        this.advanceOffset(len, false);
+        return 2;
+      }
+      // HTML block
+      if (c === 60) {
+        for (let t = 1; t <= 7; t++) {
+          // micromark lets type 7 interrupt a lazy paragraph line, not a matched one
+          if (
+            t < 7
+              ? test(RE_HTML_OPEN[t]!, ln, this.nextNonspace)
+              : container.k !== PARA && completeTagLine(ln, this.nextNonspace)
+          ) {
+            // micromark keeps a type 7 block that cuts a lazy line inside the container
+            if (t === 7 && !this.allClosed && this.tip.k === PARA) throw new Unsure();
+            this.closeUnmatchedBlocks();
+            const h = this.addChild(HTML);
+            h.htype = t;
+            return 2;
+          }
+        }
+      }
+      // setext heading
+      if (
+        (c === 61 || c === 45) &&
+        container.k === PARA &&
+        test(RE_SETEXT, ln, this.nextNonspace)
+      ) {
+        this.closeUnmatchedBlocks();
+        const para = container;
+        if (para.maybeDef) throw new Unsure();
+        const level = c === 61 ? 1 : 2;
+        if (para.parent === this.doc) this.recordSetext(para, level);
+        // replace the paragraph by a closed heading
+        this.tip = para.parent!;
+        const h = this.addChild(CLOSED_LEAF);
+        this.tip = h.parent!;
+        this.offset = ln.length;
+        return 2;
+      }
+      // thematic break
+      if ((c === 42 || c === 95 || c === 45) && test(RE_THEMATIC, ln, this.nextNonspace)) {
+        this.closeUnmatchedBlocks();
+        const h = this.addChild(CLOSED_LEAF);
+        this.tip = h.parent!;
+        this.offset = ln.length;
+        return 2;
+      }
+    }
+    // list item
+    if (!this.indented || container.k === LIST) {
+      if (this.listItemStart()) return 1;
+    }
+    // GFM table: the paragraph's last line becomes the head row
+    if (!this.indented && container.k === PARA && (c === 124 || c === 45 || c === 58)) {
+      if (this.tableStart(container)) return 2;
+    }
+    // indented code
+    if (this.indented && this.tip.k !== PARA && !this.blank) {
+      this.advanceOffset(4, true);
+      this.closeUnmatchedBlocks();
+      const code = this.addChild(ICODE);
+      code.oneLine = this.lazyLine;
+      return 2;
+    }
+    return 0;
+  }
+
+  private listItemStart(): boolean {
+    const ln = this.ln;
+    if (this.indent >= 4) return false;
+    const at = this.nextNonspace;
+    let ordered = false;
+    let delim = '';
+    let markerLen = 0;
+    if (test(RE_BULLET, ln, at)) {
+      delim = ln[at]!;
+      markerLen = 1;
+    } else {
+      const m = test(RE_ORDERED, ln, at);
+      if (!m || (this.interrupt && m[1] !== '1')) return false;
+      ordered = true;
+      delim = m[2]!;
+      markerLen = m[0].length;
+    }
+    const nextc = this.peek(at + markerLen);
+    if (!(nextc === -1 || nextc === C_TAB || nextc === C_SPACE)) return false;
+    if (this.interrupt && !/[^ \t]/.test(ln.slice(at + markerLen))) return false;
+    // a match
+    this.advanceNextNonspace();
+    this.advanceOffset(markerLen, true);
+    const spacesStartCol = this.column;
+    const spacesStartOffset = this.offset;
+    let c: number;
+    do {
+      this.advanceOffset(1, true);
+      c = this.peek(this.offset);
+    } while (this.column - spacesStartCol < 5 && isSpaceOrTab(c));
+    const blankItem = this.peek(this.offset) === -1;
+    const spacesAfterMarker = this.column - spacesStartCol;
+    let padding: number;
+    if (spacesAfterMarker >= 5 || spacesAfterMarker < 1 || blankItem) {
+      padding = markerLen + 1;
+      this.column = spacesStartCol;
+      this.offset = spacesStartOffset;
+      if (isSpaceOrTab(this.peek(this.offset))) this.advanceOffset(1, true);
+    } else {
+      padding = markerLen + spacesAfterMarker;
+    }
+    this.closeUnmatchedBlocks();
+    if (this.tip.k !== LIST || this.tip.ordered !== ordered || this.tip.delim !== delim) {
+      const list = this.addChild(LIST);
+      list.ordered = ordered;
+      list.delim = delim;
+    }
+    const item = this.addChild(ITEM);
+    item.markerOffset = this.indent;
+    item.padding = padding;
+    return true;
+  }
+
+  private tableStart(para: Block): boolean {
+    const ln = this.ln;
+    const size = delimiterRowSize(ln, this.nextNonspace);
+    if (size < 0) return false;
+    if (para.lastLazy || para.lastIndent >= 4) throw new Unsure();
+    const head = this.lineText(para.lastLine);
+    if (headRowSize(head, para.lastStart) !== size) return false;
+    // the lines before the head row stay a paragraph (closed here); head + delimiter = table
+    if (para.lines > 1) {
+      if (para.maybeDef) throw new Unsure();
+    }
+    this.closeUnmatchedBlocks();
+    this.tip = para.parent!;
+    this.addChild(TABLE);
+    this.offset = ln.length;
+    return true;
+  }
+
+  private lineText(lineNo: number): string {
+    return this.rawLine(this.lineStarts[lineNo]!).line;
+  }
+
+  // ---- one line ----
+
+  private incorporateLine(ln: string, _pos: number): void {
+    let container: Block = this.doc;
+    this.oldtip = this.tip;
+    this.offset = 0;
+    this.column = 0;
+    this.blank = false;
+    this.partiallyConsumedTab = false;
+    this.ln = ln;
+
+    // match open blocks, descending through open last children
+    let failed: Block | null = null;
+    for (;;) {
+      const child = this.lastChildOpen(container);
+      if (!child) break;
+      container = child;
+      this.findNextNonspace();
+      const r = this.continueBlock(container);
+      if (r === 2) return;
+      if (r === 1) {
+        failed = container;
+        container = container.parent!;
+        break;
+      }
+    }
+    const containersContinued = failed === null || failed.k === PARA || failed.k === ICODE;
+    this.interrupt =
+      containersContinued &&
+      (this.oldtip.k === PARA || (this.oldtip.k === ICODE && !this.oldtip.oneLine));
+    this.lazyLine = !containersContinued;
+    this.allClosed = container === this.oldtip;
+    this.lastMatchedContainer = container;
+
+    let matchedLeaf = container.k !== PARA && acceptsLines(container.k) && container.k !== TABLE;
+    while (!matchedLeaf) {
+      this.findNextNonspace();
+      if (!this.indented && !maybeSpecial(this.peek(this.nextNonspace))) {
+        this.advanceNextNonspace();
+        break;
+      }
+      const res = this.blockStart(container);
+      if (res === 1) {
+        container = this.tip;
+        this.lazyLine = false;
+      } else if (res === 2) {
+        container = this.tip;
+        matchedLeaf = true;
+        if (this.offset >= ln.length && container.k !== FENCE && container.k !== HTML) {
+          // closed leaf (heading, thematic break, table head): nothing more on this line
+          return;
+        }
+      } else {
+        this.advanceNextNonspace();
+        break;
+      }
+    }
+
+    // what remains is text for the innermost container
+    if (!this.allClosed && !this.blank && this.tip.k === PARA) {
+      // lazy paragraph continuation
+      this.addParaLine(this.tip, true);
+      return;
+    }
+    this.closeUnmatchedBlocks();
+    const t = container.k;
+    if (acceptsLines(t)) {
+      if (t === PARA) this.addParaLine(container, false);
+      else if (t === HTML && container.htype >= 1 && container.htype <= 5) {
+        if (RE_HTML_CLOSE[container.htype]!.test(ln.slice(this.offset))) {
+          this.finalize(container, false);
+        }
+      }
+    } else if (this.offset < ln.length && !this.blank) {
+      const para = this.addChild(PARA);
+      this.advanceNextNonspace();
+      para.startLine = this.lineNo;
+      para.maybeDef =
+        ln.charCodeAt(this.offset) === C_LBRACKET &&
+        (ln.includes(']:', this.offset) || !ln.includes(']', this.offset));
+      this.addParaLine(para, false);
+    }
+  }
+
+  private addParaLine(para: Block, lazy: boolean): void {
+    para.lines++;
+    para.lastLine = this.lineNo;
+    para.lastLazy = lazy;
+    // the head-row candidate starts at the first non-space character of the remaining text
+    para.lastStart = this.nextNonspace;
+    para.lastIndent = this.indent;
+  }
+
+  // ---- recording headings ----
+
+  private record(level: number, content: string, line: number, endLine: number): void {
+    let text = simpleInlineText(content);
+    if (text === null) text = this.fullInlineText(line, endLine, content);
+    this.headings.push({ level, text, line, endLine });
+  }
+
+  private recordSetext(para: Block, level: number): void {
+    if (para.lines === 1) {
+      const line = this.lineText(para.startLine);
+      this.record(level, line, para.startLine, this.lineNo);
+      return;
+    }
+    this.headings.push({
+      level,
+      text: this.fullInlineText(para.startLine, this.lineNo, null),
+      line: para.startLine,
+      endLine: this.lineNo,
+    });
+  }
+
+  /** Inline text via remark on the heading's own source lines (top-level, so no prefixes). */
+  private fullInlineText(line: number, endLine: number, content: string | null): string {
+    const probe = content ?? this.text.slice(this.lineStarts[line]!, this.lineStarts[endLine]!);
+    if (this.hasDefinitions && (probe.includes('[') || probe.includes(']') || content === null)) {
+      // a reference link or footnote may resolve against a definition elsewhere
+      throw new Unsure();
+    }
+    const start = this.lineStarts[line]!;
+    const end = this.rawLine(this.lineStarts[endLine]!).end;
+    const text = remarkHeadingText(this.text.slice(start, end));
+    if (text === null) throw new Unsure();
+    return text;
+  }
+}
