@@ -50,6 +50,6 @@ describe('public API', () => {
 
   it('keeps the testing helper on its own entry point', async () => {
     const testing = await import('./testing.js');
-    expect(Object.keys(testing)).toEqual(['connectTools']);
+    expect(Object.keys(testing).sort()).toEqual(['connectTools', 'errorOf']);
   });
 });

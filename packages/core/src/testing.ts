@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ToolErrorPayload } from './errors.js';
 import { type AnyToolDefinition, type RegisterOptions, registerTools } from './tool.js';
 
 /** A connected in-memory client/server pair, see {@link connectTools}. */
@@ -35,4 +36,24 @@ export async function connectTools(
       await server.close();
     },
   };
+}
+
+/**
+ * The `{ error, code, suggestions?, details? }` payload of an error result (parsed from its
+ * text block), or undefined when the result is not an error.
+ */
+export function errorOf(result: object): ToolErrorPayload | undefined {
+  const r = result as { isError?: unknown; content?: unknown };
+  if (!r.isError) return undefined;
+  const first = (r.content as Array<{ type: string; text?: string }> | undefined)?.[0];
+  if (first?.type !== 'text' || first.text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(first.text) as ToolErrorPayload;
+    return typeof parsed === 'object' && parsed !== null && 'code' in parsed
+      ? parsed
+      : { error: first.text, code: 'INVALID_INPUT' };
+  } catch {
+    // The SDK's own input validation answers with plain text.
+    return { error: first.text, code: 'INVALID_INPUT' };
+  }
 }

@@ -33,6 +33,13 @@ describe('decodeUtf8', () => {
     expect(decodeUtf8(bytes(0xef, 0xbb, 0xbf))).toEqual({ text: '', bom: true });
   });
 
+  it('keeps U+FEFF at the start of a slice that is not the file start', () => {
+    expect(decodeUtf8(bytes(0xef, 0xbb, 0xbf, 0x61), { baseOffset: 10 })).toEqual({
+      text: '\ufeffa',
+      bom: false,
+    });
+  });
+
   it('keeps a second BOM as content', () => {
     expect(decodeUtf8(bytes(0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf)).text).toBe('\ufeff');
   });
@@ -111,5 +118,8 @@ describe('splitLines', () => {
     expect(splitLines('a\r\nb\nc')).toEqual(['a', 'b', 'c']);
     expect(splitLines('\n\n')).toEqual(['', '']);
     expect(splitLines('a\rb\n')).toEqual(['a\rb']);
+    // a lone CR at the very end is content, as detectLineEndings says
+    expect(splitLines('a\r')).toEqual(['a\r']);
+    expect(splitLines('a\r\nb\r')).toEqual(['a', 'b\r']);
   });
 });

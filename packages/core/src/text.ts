@@ -75,7 +75,8 @@ export function findInvalidUtf8(bytes: Uint8Array): number {
  * Strict UTF-8 decoding. A BOM is stripped and reported. Throws `INVALID_UTF8` with the byte
  * offset of the first malformed sequence (never substitutes U+FFFD) and, unless `allowNul`,
  * `BINARY_CONTENT` with the offset of the first NUL byte. `baseOffset` is added to reported
- * offsets when `bytes` is a slice of a larger file.
+ * offsets when `bytes` is a slice of a larger file; a slice that does not start at offset 0 keeps
+ * a leading U+FEFF as content.
  */
 export function decodeUtf8(
   bytes: Uint8Array,
@@ -93,7 +94,8 @@ export function decodeUtf8(
       );
     }
   }
-  const bom = hasBom(bytes);
+  // A BOM is only a BOM at the start of the file; inside a slice it is U+FEFF content.
+  const bom = base === 0 && hasBom(bytes);
   const body = bom ? bytes.subarray(3) : bytes;
   try {
     return { text: decoder.decode(body), bom };
@@ -131,7 +133,10 @@ export function splitLines(text: string): string[] {
   if (text.length === 0) return [];
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  for (let i = 0; i < lines.length; i++) {
+  // Every element but the last was followed by '\n'; a last element that is still here was not,
+  // so its trailing '\r' is content (a lone CR is not a line break).
+  const terminated = text.endsWith('\n') ? lines.length : lines.length - 1;
+  for (let i = 0; i < terminated; i++) {
     const l = lines[i]!;
     if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
   }

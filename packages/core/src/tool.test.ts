@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolError } from './errors.js';
-import { connectTools } from './testing.js';
+import { connectTools, errorOf } from './testing.js';
 import {
   type AnyToolDefinition,
   adaptTool,
@@ -91,7 +91,7 @@ describe('registerTools through the SDK client', () => {
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toEqual({ text: 'abab' });
     const content = r.content as Array<{ type: string; text: string }>;
-    expect(JSON.parse(content[0]!.text)).toEqual({ text: 'abab' });
+    expect(content[0]!.text).toBe('{"text":"abab"}');
   });
 
   it('applies schema defaults', async () => {
@@ -102,9 +102,12 @@ describe('registerTools through the SDK client', () => {
 
   it('turns a ToolError into an error result with code and suggestions', async () => {
     const { client, errors } = await connect([echo]);
+    // listTools first: the client then knows the output schema and checks results against it
+    await client.listTools();
     const r = await client.callTool({ name: 'echo', arguments: { text: 'miss' } });
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toEqual({
+    expect(r.structuredContent).toBeUndefined();
+    expect(errorOf(r)).toEqual({
       error: 'no such text',
       code: 'UNKNOWN_TEXT',
       suggestions: ['hit'],
@@ -117,7 +120,7 @@ describe('registerTools through the SDK client', () => {
     const { client, errors } = await connect([echo]);
     const r = await client.callTool({ name: 'echo', arguments: { text: 'boom' } });
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toMatchObject({ code: 'INTERNAL_ERROR' });
+    expect(errorOf(r)).toMatchObject({ code: 'INTERNAL_ERROR' });
     expect(JSON.stringify(r)).not.toContain('/srv/app.js');
     expect(errors[0]).toContain('secret internal detail');
     const again = await client.callTool({ name: 'echo', arguments: { text: 'ok' } });
@@ -128,7 +131,7 @@ describe('registerTools through the SDK client', () => {
     const { client, errors } = await connect([echo]);
     const r = await client.callTool({ name: 'echo', arguments: { text: 'bad-output' } });
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toMatchObject({ code: 'INTERNAL_ERROR' });
+    expect(errorOf(r)).toMatchObject({ code: 'INTERNAL_ERROR' });
     expect(errors[0]).toContain('does not match its schema');
   });
 
@@ -138,6 +141,7 @@ describe('registerTools through the SDK client', () => {
     expect(r.isError).toBe(true);
     const text = (r.content as Array<{ text: string }>)[0]!.text;
     expect(text).toContain('times');
+    expect(errorOf(r)?.code).toBe('INVALID_INPUT');
     const missing = await client.callTool({ name: 'echo', arguments: {} });
     expect(missing.isError).toBe(true);
     expect((missing.content as Array<{ text: string }>)[0]!.text).toContain('text');
@@ -219,6 +223,6 @@ describe('adaptTool', () => {
   it('passes native ToolErrors through to the client', async () => {
     const { client } = await connect([adapted]);
     const r = await client.callTool({ name: 'repetir', arguments: { texto: 'miss' } });
-    expect(r.structuredContent).toMatchObject({ code: 'UNKNOWN_TEXT', suggestions: ['hit'] });
+    expect(errorOf(r)).toMatchObject({ code: 'UNKNOWN_TEXT', suggestions: ['hit'] });
   });
 });

@@ -108,10 +108,13 @@ export function resolveToolNames(
 }
 
 function textResult(payload: unknown, isError: boolean): CallToolResult {
+  const text = JSON.stringify(payload);
+  // An error result carries its JSON in the text block only: SDK clients validate any
+  // structuredContent against the tool's output schema, even on errors.
+  if (isError) return { content: [{ type: 'text', text }], isError: true };
   return {
-    content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }],
+    content: [{ type: 'text', text }],
     structuredContent: payload as Record<string, unknown>,
-    ...(isError ? { isError: true } : {}),
   };
 }
 
@@ -145,8 +148,10 @@ export async function invokeTool<T extends AnyToolDefinition>(
  * Registers tool definitions on an SDK `McpServer`. All names are resolved and checked first
  * (renames, prefix, collisions with each other and with tools already on the server), so a bad
  * set registers nothing. Each call's input is validated by the schema; a result is parsed with
- * the output schema and returned as `structuredContent` plus a text block with the same JSON; a
- * `ToolError` becomes an `isError: true` result `{ error, code, suggestions?, details? }`; any
+ * the output schema and returned as `structuredContent` plus a text block with the same compact
+ * JSON; a `ToolError` becomes an `isError: true` result whose text block is the JSON
+ * `{ error, code, suggestions?, details? }` (no `structuredContent`, which SDK clients would
+ * check against the output schema); any
  * other exception becomes a generic error result, is reported to `onUnexpectedError`, and the
  * server keeps serving. Returns the registered names, in order.
  */
