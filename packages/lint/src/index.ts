@@ -54,7 +54,7 @@ export {
   worstFirst,
 } from './lib/formats.js';
 export { hasNoDescription, isTautological } from './lib/gates.js';
-export { type LintOptions, lintTools } from './lib/lint.js';
+export { type LintOptions, lintDefinitions, lintTools } from './lib/lint.js';
 export {
   LlmJudge,
   LlmJudgeError,

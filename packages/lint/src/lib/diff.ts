@@ -178,10 +178,7 @@ function at(root: Json | undefined, keys: readonly string[]): Json | undefined {
   return node;
 }
 
-function classify(
-  raw: Raw,
-  newTool: ToolInput,
-): { bump: DiffEntry['bump']; reason: string } {
+function classify(raw: Raw, newTool: ToolInput): { bump: DiffEntry['bump']; reason: string } {
   const [top, ...rest] = raw.keys;
   const last = raw.keys[raw.keys.length - 1] ?? '';
   const { kind } = raw;

@@ -1,6 +1,8 @@
+import type { AnyToolDefinition, RegisterOptions } from '@lectern/core';
 import { OfflineJudge } from './offline-judge.js';
 import { evaluateThresholds, type LintReport, type Thresholds } from './report.js';
 import { type ServerOptions, scoreServer } from './server.js';
+import { toolsFromDefinitions } from './targets.js';
 import type { ToolInput } from './types.js';
 
 /** Options for {@link lintTools}. */
@@ -29,4 +31,17 @@ export async function lintTools(
     ...report,
     thresholds: evaluateThresholds(report, options.thresholds ?? {}),
   };
+}
+
+/**
+ * Lints Lectern tool definitions directly (zod schemas and all): lists them exactly as a server
+ * registered with `register` options would publish them, then runs {@link lintTools}. For CI:
+ * `lintDefinitions(tools, { thresholds: { minTdqs: 4.5, minServer: 'A' } })`.
+ */
+export async function lintDefinitions(
+  definitions: readonly AnyToolDefinition[],
+  options: LintOptions & { register?: RegisterOptions } = {},
+): Promise<LintReport> {
+  const { register, ...rest } = options;
+  return lintTools(await toolsFromDefinitions(definitions, register ?? {}), rest);
 }

@@ -2,7 +2,7 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** A JSON Schema object (loosely typed: tool servers emit many dialects). */
-export type JsonSchema = { [key: string]: Json };
+export type JsonSchema = { [key: string]: unknown };
 
 /** The MCP tool annotations TDQS reads; any of them may be undeclared. */
 export interface ToolAnnotationsInput {

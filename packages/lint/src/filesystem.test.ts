@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { lintTools } from './lib/lint.js';
+import { OfflineJudge } from './lib/offline-judge.js';
+import { parseToolsJson } from './lib/targets.js';
+
+// tools/list of the official @modelcontextprotocol/server-filesystem (2026.8.31), captured once
+// with `lectern-lint snapshot -- node .../server-filesystem/dist/index.js <dir>`: a server no
+// one here wrote.
+const fixture = parseToolsJson(
+  readFileSync(new URL('../test-fixtures/filesystem-tools.json', import.meta.url), 'utf8'),
+  'filesystem-tools.json',
+);
+
+describe('scoring the official MCP filesystem server', () => {
+  it('gives the same result twice, with pinned tiers', async () => {
+    expect(fixture.serverName).toBe('secure-filesystem-server');
+    expect(fixture.tools).toHaveLength(14);
+    const first = await lintTools(fixture.tools, {
+      judge: new OfflineJudge(),
+      serverName: fixture.serverName,
+    });
+    const second = await lintTools(fixture.tools, {
+      judge: new OfflineJudge(),
+      serverName: fixture.serverName,
+    });
+    expect(second).toEqual(first);
+    const tiers = Object.fromEntries(first.tools.map((t) => [t.name, t.tier]));
+    expect(tiers).toEqual({
+      create_directory: 'A',
+      directory_tree: 'C',
+      edit_file: 'C',
+      get_file_info: 'C',
+      list_allowed_directories: 'A',
+      list_directory: 'A',
+      list_directory_with_sizes: 'A',
+      move_file: 'A',
+      read_file: 'A',
+      read_media_file: 'C',
+      read_multiple_files: 'A',
+      read_text_file: 'A',
+      search_files: 'A',
+      write_file: 'B',
+    });
+    expect(first.server).toMatchObject({
+      toolCount: 14,
+      meanTdqs: 3.5,
+      minTdqs: 2.8,
+      descriptionQualityScore: 3.2,
+      descriptionQualityTier: 'B',
+      coherenceTier: 'A',
+      overallScore: 3.4,
+      overallTier: 'B',
+      shadowCandidates: [
+        {
+          tool: 'edit_file',
+          invocationCost: 6,
+          cheaperSibling: 'move_file',
+          cheaperSiblingInvocationCost: 2,
+        },
+      ],
+    });
+    // Overlapping pairs are real in this server and must be found.
+    expect(first.server.coherenceJustifications.disambiguation.justification).toContain(
+      'read_file / read_text_file',
+    );
+  });
+});

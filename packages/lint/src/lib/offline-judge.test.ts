@@ -1,0 +1,215 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { calibrate, parseCalibrationJsonl } from './calibrate.js';
+import { isKeywordList, judgeToolOffline, nearestSibling } from './offline-judge.js';
+import { scoreTool, scoreTools } from './score.js';
+import { computeSignals } from './signals.js';
+import { DIMENSIONS, type ToolInput } from './types.js';
+
+const seeds = parseCalibrationJsonl(
+  readFileSync(new URL('../../calibration/seeds.jsonl', import.meta.url), 'utf8'),
+);
+
+const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+const obj = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+});
+
+describe('offline judge calibration on the five seed pages', () => {
+  it('lands within ±1 per dimension and ±0.3 TDQS with the same tier on every seed', async () => {
+    expect(seeds.map((s) => s.id)).toEqual(['000', '001', '002', '003', '004']);
+    const result = await calibrate(seeds);
+    for (const row of result.rows) {
+      for (const d of DIMENSIONS) {
+        expect(
+          Math.abs(row.predicted.scores[d] - row.published.scores[d]),
+          `${row.id} ${d}`,
+        ).toBeLessThanOrEqual(1);
+      }
+      expect(
+        Math.abs(row.predicted.tdqs - row.published.tdqs),
+        `${row.id} tdqs`,
+      ).toBeLessThanOrEqual(0.3 + 1e-9);
+      expect(row.predicted.tier, row.id).toBe(row.published.tier);
+    }
+    expect(result.allWithinBounds).toBe(true);
+    // The pinned current figures, so a regression in any dimension is visible.
+    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.7, 4.9, 4.7, 4.7, 3.8]);
+  });
+
+  it('explains every score with quoted evidence and one fix', async () => {
+    const seed = seeds[0]!;
+    const r = await scoreTool(seed.tool as ToolInput, seed.siblingToolNames);
+    for (const d of DIMENSIONS) {
+      const j = r.justifications[d];
+      expect(j.justification.length, d).toBeGreaterThan(20);
+      expect(j.fix, d).toBeTruthy();
+    }
+    expect(r.justifications.purpose_clarity.justification).toContain('"Read"');
+    expect(r.justifications.usage_guidelines.justification).toContain('atlas_where');
+    expect(r.summary.length).toBeGreaterThan(10);
+  });
+
+  it('is deterministic', async () => {
+    const seed = seeds[2]!;
+    const a = await scoreTool(seed.tool as ToolInput, seed.siblingToolNames);
+    const b = await scoreTool(seed.tool as ToolInput, seed.siblingToolNames);
+    expect(b).toEqual(a);
+  });
+});
+
+describe('offline judge rules', () => {
+  it('scores a one-word description like the rubric low example (tier D)', async () => {
+    const r = await scoreTool(
+      { name: 'process', description: 'Process', inputSchema: obj({ a: {}, b: {}, c: {} }) },
+      ['other_tool'],
+    );
+    expect(r.flags).toEqual(['Tautological Description']);
+    expect(r.scores).toEqual({
+      purpose_clarity: 1,
+      usage_guidelines: 1,
+      behavioral_transparency: 1,
+      parameter_semantics: 1,
+      conciseness_structure: 2,
+      contextual_completeness: 1,
+    });
+    expect(r.tdqs).toBe(1.1);
+    expect(r.tier).toBe('D');
+  });
+
+  it('flags a description that contradicts readOnlyHint and scores behaviour 1', async () => {
+    const r = await scoreTool(
+      {
+        name: 'create_record',
+        description: 'Creates a new record in the database',
+        annotations: { readOnlyHint: true },
+      },
+      [],
+    );
+    expect(r.flags).toContain('Annotation Contradiction');
+    expect(r.scores.behavioral_transparency).toBe(1);
+    const claim = await scoreTool(
+      {
+        name: 'wipe',
+        description: 'Remove every cached page permanently; this cannot be undone.',
+        annotations: { readOnlyHint: false, destructiveHint: false },
+      },
+      [],
+    );
+    expect(claim.flags).toContain('Annotation Contradiction');
+    const honest = await scoreTool(
+      {
+        name: 'wipe',
+        description: 'Remove every cached page permanently; this cannot be undone.',
+        annotations: { readOnlyHint: false, destructiveHint: true },
+      },
+      [],
+    );
+    expect(honest.flags).toEqual([]);
+  });
+
+  it('lets a genuinely excellent description reach 4.5+ and gives keyword stuffing nothing', async () => {
+    const out = {
+      type: 'object',
+      properties: { content: { type: 'string' }, next_offset: { type: 'integer' } },
+    };
+    const good: ToolInput = {
+      name: 'docs_read',
+      title: 'Read a documentation section',
+      annotations: READ_ONLY,
+      outputSchema: out,
+      description:
+        'Fetch one section of a documentation file by its anchor, paginated by characters. Call it once docs_find or docs_toc has given you an anchor; to list the headings of a file, use docs_toc instead. Sections longer than `page_chars` come back in pages: pass the returned next_offset as `start` to get the next one. An anchor that does not exist fails with a list of the nearest anchors.',
+      inputSchema: obj(
+        {
+          anchor: { type: 'string', description: 'Section anchor, file#slug.' },
+          start: { type: 'integer', description: 'Character to start at, default 0.' },
+          page_chars: {
+            type: 'integer',
+            description: 'Characters per page, 200-10000, default 3000.',
+          },
+        },
+        ['anchor'],
+      ),
+    };
+    const stuffed: ToolInput = {
+      ...good,
+      name: 'docs_stuffed',
+      description:
+        'Read docs. Use this when needed, never use it otherwise, instead use docs_find docs_toc docs_read. Limits, errors, pagination, versions, root, defaults, cache, hash. Params: anchor start page_chars default format.',
+    };
+    const [g, s] = await scoreTools([
+      good,
+      stuffed,
+      { name: 'docs_find', description: 'Find docs.' },
+      { name: 'docs_toc', description: 'List headings.' },
+    ]);
+    expect(g!.tdqs).toBeGreaterThanOrEqual(4.5);
+    expect(g!.scores.purpose_clarity).toBe(5);
+    expect(g!.scores.usage_guidelines).toBe(5);
+    expect(s!.tdqs).toBeLessThan(3);
+    expect(s!.scores.usage_guidelines).toBeLessThanOrEqual(3);
+    expect(s!.scores.behavioral_transparency).toBe(2);
+    expect(s!.scores.conciseness_structure).toBeLessThanOrEqual(2);
+    expect(s!.justifications.conciseness_structure.justification).toMatch(/keyword lists/);
+  });
+
+  it('understands Spanish descriptions (the memoria preset ships them)', async () => {
+    const r = await scoreTool(
+      {
+        name: 'leer_trozo',
+        annotations: READ_ONLY,
+        outputSchema: { type: 'object', properties: { lineas: { type: 'array' } } },
+        description:
+          'Lee un rango de líneas numeradas de un archivo ya indexado. Úsalo después de que buscar_notas te dé una ruta; para ver qué archivos hay, usa listar_notas en su lugar. Devuelve como máximo 200 líneas; si el rango se sale del archivo, falla con un error que indica el total.',
+        inputSchema: obj(
+          { ruta: { type: 'string', description: 'Ruta tal como la da buscar_notas.' } },
+          ['ruta'],
+        ),
+      },
+      ['buscar_notas', 'listar_notas'],
+    );
+    expect(r.scores.purpose_clarity).toBe(5);
+    expect(r.scores.usage_guidelines).toBe(5);
+    expect(r.tdqs).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('gives zero-parameter tools the baseline 4 and compensating text credit at 0% coverage', () => {
+    const signals = (t: ToolInput) => computeSignals(t);
+    const zero: ToolInput = { name: 'list_all', description: 'List every source with its size.' };
+    expect(
+      judgeToolOffline({ tool: zero, signals: signals(zero), siblingToolNames: [] }).scores
+        .parameter_semantics.score,
+    ).toBe(4);
+    const bare: ToolInput = {
+      name: 'tail_log',
+      description:
+        'Read the last lines of a log. `count` selects how many lines, default 50; `file` must be relative to the log root.',
+      inputSchema: obj({ count: { type: 'integer' }, file: { type: 'string' } }),
+    };
+    const j = judgeToolOffline({ tool: bare, signals: signals(bare), siblingToolNames: [] });
+    expect(j.scores.parameter_semantics.score).toBe(5);
+    const silent = { ...bare, description: 'Show the newest entries of a log.' };
+    expect(
+      judgeToolOffline({ tool: silent, signals: signals(silent), siblingToolNames: [] }).scores
+        .parameter_semantics.score,
+    ).toBe(1);
+  });
+
+  it('recognizes keyword lists and picks the nearest sibling for fixes', () => {
+    expect(isKeywordList('Limits, errors, pagination, versions.')).toBe(true);
+    expect(isKeywordList('Params: path offset limit default format.')).toBe(true);
+    expect(isKeywordList('Returns {content, version, total_lines}.')).toBe(false);
+    expect(isKeywordList('offset is 1-based and limit caps the lines returned.')).toBe(false);
+    expect(nearestSibling('read_file', ['create_directory', 'read_text_file', 'write_file'])).toBe(
+      'read_text_file',
+    );
+  });
+});

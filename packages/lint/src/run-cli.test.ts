@@ -1,0 +1,289 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runLintCli, splitCommand } from './run-cli.js';
+
+const fixtures = fileURLToPath(new URL('../test-fixtures/', import.meta.url));
+const calibration = fileURLToPath(new URL('../calibration/seeds.jsonl', import.meta.url));
+let dir: string;
+
+async function run(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runLintCli(argv, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: {},
+  });
+  return { code, stdout, stderr };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lectern-lint-cli-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const weak = {
+  tools: [
+    {
+      name: 'fetch_doc',
+      description: 'Fetch doc.',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    },
+    { name: 'list_docs', description: null },
+  ],
+};
+
+describe('lectern-lint lint', () => {
+  it('prints a text table worst first with fixes, and passes a module of good Lectern tools', async () => {
+    const r = await run(
+      'lint',
+      join(fixtures, 'lectern-tools.mjs'),
+      '--min-tdqs',
+      '4.5',
+      '--min-server',
+      'A',
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/TDQS {2}tier {2}tool/);
+    const rows = r.stdout.split('\n').filter((l) => /^ \d\.\d {2}[A-F]/.test(l));
+    const values = rows.map((l) => Number(l.slice(0, 4)));
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    expect(values.every((v) => v >= 4.5)).toBe(true);
+    expect(r.stdout).toContain('Result: PASS');
+  });
+
+  it('exits 1 below a threshold and lists every violation', async () => {
+    const file = join(dir, 'tools.json');
+    writeFileSync(file, JSON.stringify(weak));
+    const r = await run(
+      'lint',
+      file,
+      '--min-tdqs',
+      '3',
+      '--min-tier',
+      'B',
+      '--fail-on',
+      'no-description,smell',
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Result: FAIL');
+    expect(r.stdout).toMatch(/list_docs: TDQS 1\.0 is below 3 \[min-tdqs\]/);
+    expect(r.stdout).toContain('[fail-on:no-description]');
+    expect(r.stdout.indexOf('list_docs ·')).toBeLessThan(r.stdout.indexOf('fetch_doc ·'));
+  });
+
+  it('writes json, sarif, github and markdown formats', async () => {
+    const file = join(dir, 'tools.json');
+    writeFileSync(
+      file,
+      `{\n  "tools": [\n    ${JSON.stringify(weak.tools[0])},\n    ${JSON.stringify(weak.tools[1])}\n  ]\n}\n`,
+    );
+    const json = await run('lint', file, '--format', 'json', '--min-tdqs', '3');
+    const report = JSON.parse(json.stdout);
+    expect(report.tools[0]).toHaveProperty('contextSignals.inputHash');
+    expect(report.server).toHaveProperty('overallScore');
+    expect(report.thresholds.passed).toBe(false);
+    expect(json.code).toBe(1);
+
+    const sarifFile = join(dir, 'out.sarif');
+    const gh = await run(
+      'lint',
+      file,
+      '--format',
+      'github',
+      '--min-tdqs',
+      '3',
+      '--sarif',
+      sarifFile,
+    );
+    expect(gh.stdout).toMatch(
+      /^::error file=.*tools\.json,line=4,title=TDQS tdqs\/threshold list_docs::list_docs: TDQS 1\.0 is below 3\./m,
+    );
+    expect(gh.stdout).toMatch(/^::notice title=TDQS summary::/m);
+    const sarif = JSON.parse(readFileSync(sarifFile, 'utf8'));
+    expect(sarif.version).toBe('2.1.0');
+    const result = sarif.runs[0].results.find(
+      (x: { ruleId: string }) => x.ruleId === 'tdqs/flag/no-description',
+    );
+    expect(result.level).toBe('error');
+    expect(result.locations[0].physicalLocation.region.startLine).toBe(4);
+    expect(result.locations[0].logicalLocations[0].name).toBe('list_docs');
+
+    const md = await run('lint', file, '--format', 'markdown', '--output', join(dir, 'report.md'));
+    expect(md.stdout).toBe('');
+    const text = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(text).toMatch(/^## TDQS · server · overall/);
+    expect(text).toContain('| `list_docs` | 1.0 | D |');
+  });
+
+  it('exits 2 with a clear message for unusable input and bad usage', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"tools": [ {"name": ');
+    expect(await run('lint', bad)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/bad\.json is not valid JSON/),
+    });
+    expect(await run('lint', join(dir, 'missing.json'))).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/does not exist/),
+    });
+    writeFileSync(bad, '{"tools": []}');
+    expect(await run('lint', bad)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/lists no tools/),
+    });
+    expect(await run('lint')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/no target/),
+    });
+    expect(await run('lint', bad, '--bogus')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/Unknown option '--bogus'/),
+    });
+    expect(await run('lint', bad, '--min-tier', 'Z')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/min tier must be one of/),
+    });
+    expect(await run('lint', bad, '--fail-on', 'nonsense')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/unknown --fail-on value/),
+    });
+    expect(await run('lint', bad, '--judge', 'llm')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/base URL/),
+    });
+    expect(await run('frobnicate')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/unknown command/),
+    });
+    expect(
+      await run('lint', '--timeout', '3000', '--', process.execPath, '-e', 'process.exit(1)'),
+    ).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/did not start or answer/),
+    });
+    expect((await run()).code).toBe(2);
+    expect((await run('--help')).stdout).toContain(
+      'Exit codes: 0 pass, 1 below a threshold, 2 unusable input',
+    );
+  });
+
+  it('lints a stdio server given after -- or with --command', async () => {
+    const server = join(fixtures, 'stdio-server.mjs');
+    const a = await run('lint', '--format', 'json', '--', process.execPath, server);
+    expect(a.code).toBe(0);
+    expect(JSON.parse(a.stdout).server.serverName).toBe('fixture-notes');
+    const b = await run(
+      'lint',
+      '--format',
+      'json',
+      '--command',
+      `"${process.execPath}" "${server}"`,
+    );
+    expect(JSON.parse(b.stdout).tools).toHaveLength(3);
+  });
+});
+
+describe('lectern-lint snapshot, diff and calibrate', () => {
+  it('snapshots a target and diffs two snapshots into a changeset', async () => {
+    const oldFile = join(dir, 'old.json');
+    const snap = await run('snapshot', join(fixtures, 'lectern-tools.mjs'), '--output', oldFile);
+    expect(snap.code).toBe(0);
+    const old = JSON.parse(readFileSync(oldFile, 'utf8'));
+    expect(old.tools.map((t: { name: string }) => t.name)).toEqual([
+      'notes_outline',
+      'notes_read',
+      'notes_search',
+    ]);
+    const next = structuredClone(old);
+    next.tools[1].description = 'Read one section.';
+    next.tools.pop();
+    const newFile = join(dir, 'new.json');
+    writeFileSync(newFile, JSON.stringify(next));
+    const csDir = join(dir, '.changeset');
+    const r = await run(
+      'diff',
+      oldFile,
+      newFile,
+      '--old-label',
+      'v1.0.0',
+      '--new-label',
+      'v1.1.0',
+      '--new-date',
+      'Jan 2, 2027',
+      '--changeset',
+      '@lectern/notes',
+      '--changeset-dir',
+      csDir,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Changed 1 schema field changed v1.1.0 Jan 2, 2027');
+    expect(r.stdout).toContain('changed Description');
+    expect(r.stdout).toContain('Removed v1.1.0');
+    const files = readdirSync(csDir);
+    expect(files).toHaveLength(1);
+    expect(readFileSync(join(csDir, files[0]!), 'utf8')).toMatch(
+      /^---\n"@lectern\/notes": major\n---/,
+    );
+    const same = await run(
+      'diff',
+      oldFile,
+      oldFile,
+      '--changeset',
+      '@lectern/notes',
+      '--changeset-dir',
+      join(dir, 'none'),
+      '--format',
+      'json',
+    );
+    expect(JSON.parse(same.stdout).bump).toBe('none');
+    expect(same.stderr).toContain('no changeset written');
+    expect(existsSync(join(dir, 'none'))).toBe(false);
+    expect((await run('diff', oldFile)).code).toBe(2);
+  });
+
+  it('reproduces the seed 000 changelog from the CLI', async () => {
+    const r = await run(
+      'diff',
+      join(fixtures, 'seed-000/v0.1.0.json'),
+      join(fixtures, 'seed-000/v0.1.1.json'),
+      '--new-date',
+      'Nov 6, 2026',
+      '--old-date',
+      'Nov 5, 2026',
+    );
+    expect(r.stdout).toContain('Changed 7 schema fields changed v0.1.1 Nov 6, 2026');
+    expect(r.stdout).toContain('First observed v0.1.0 Nov 5, 2026');
+  });
+
+  it('prints calibration tables and checks the bounds', async () => {
+    const r = await run('calibrate', calibration, '--check');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/purpose_clarity\s+\d\/5/);
+    expect(r.stdout).toContain('all examples within bounds');
+    const json = JSON.parse((await run('calibrate', calibration, '--format', 'json')).stdout);
+    expect(json.count).toBe(5);
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"id": "x"}\n');
+    expect(await run('calibrate', bad)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/line 1: tool/),
+    });
+  });
+
+  it('splits quoted command lines', () => {
+    expect(splitCommand(`node "my server.js" --root 'a b' x\\ y`)).toEqual([
+      'node',
+      'my server.js',
+      '--root',
+      'a b',
+      'x y',
+    ]);
+    expect(() => splitCommand('node "open')).toThrow(/unclosed/);
+  });
+});
