@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AnyToolDefinition } from '@lectern/core';
-import { connectTools } from '@lectern/core/testing';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connectTools, errorOf } from '@lectern/core/testing';
 
 /** A temporary folder with helpers to fill it; remove it with `cleanup()`. */
 export interface TempDir {
@@ -69,28 +68,30 @@ export interface Called {
 /** Tools served over the SDK in-memory transport, with a small call helper. */
 export async function serve(tools: readonly AnyToolDefinition[]) {
   const connected = await connectTools(tools);
+  let listed = false;
   return {
     client: connected.client,
     close: connected.close,
     /**
-     * Calls a tool with a raw `tools/call` request. Client.callTool is not used because, once
-     * the client has listed tools, it validates an error result's structuredContent (core's
-     * `{ error, code }` payload) against the tool's output schema and throws (core issue).
-     * The server still validates every successful result against the output schema.
+     * Calls a tool through the SDK client after listing tools, so the client checks every
+     * successful result against the tool's output schema, as a real client does. An error
+     * result's payload (`{ error, code, suggestions?, details? }`) comes from its text block.
      */
     async call(name: string, args: Record<string, unknown>): Promise<Called> {
-      const result = (await connected.client.request(
-        { method: 'tools/call', params: { name, arguments: args } },
-        CallToolResultSchema,
-      )) as {
+      if (!listed) {
+        await connected.client.listTools();
+        listed = true;
+      }
+      const result = (await connected.client.callTool({ name, arguments: args })) as {
         isError?: boolean;
         structuredContent?: Record<string, Loose>;
         content?: Array<{ type: string; text?: string }>;
       };
       const text = result.content?.find((c) => c.type === 'text')?.text ?? '';
+      const error = errorOf(result);
       return {
         isError: result.isError === true,
-        data: result.structuredContent ?? {},
+        data: error ? (error as Record<string, Loose>) : (result.structuredContent ?? {}),
         text,
       };
     },
