@@ -224,9 +224,11 @@ try {
     if (kind === 'content_word') queries.push([kind, VOCAB[200 + Math.floor(rand() * 20_000)]]);
     else if (kind === 'two_words') queries.push([kind, `${ws[at]} ${ws[at + 2] ?? ws[0]}`]);
     else if (kind === 'three_words') queries.push([kind, ws.slice(at, at + 3).join(' ')]);
-    else if (kind === 'prefix')
-      queries.push([kind, `${VOCAB[100 + Math.floor(rand() * 5000)].slice(0, 4)}*`]);
-    else queries.push([kind, `"${ws.slice(at, at + 2).join(' ')}"`]);
+    else if (kind === 'prefix') {
+      // A stem, as people type deploy* for deployment: the word minus its last two letters.
+      const w = VOCAB[100 + Math.floor(rand() * 5000)];
+      queries.push([kind, `${w.slice(0, Math.max(4, w.length - 2))}*`]);
+    } else queries.push([kind, `"${ws.slice(at, at + 2).join(' ')}"`]);
   }
   const stopQueries = Array.from({ length: 20 }, (_, i) => VOCAB[i]);
   for (const [, q] of queries.slice(0, 20)) await store.search({ query: q }); // warm-up
