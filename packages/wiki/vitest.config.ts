@@ -6,5 +6,7 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: '.reports/vitest.json' },
     testTimeout: 30_000,
+    // Child-process tests run the built package; rebuild dist when the sources are newer.
+    globalSetup: ['src/test-helpers/build.ts'],
   },
 });

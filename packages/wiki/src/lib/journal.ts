@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isTempName, sha256, TEMP_PREFIX, ToolError, writeFileAtomic } from '@lectern/core';
+import { removeDeadLockTemps } from './lock.js';
 
 /** Journal format tag; a journal with another tag is moved aside, never applied. */
 export const JOURNAL_FORMAT = 'lectern-wiki-journal/1';
@@ -258,8 +259,9 @@ export function applyJournalSide(
 
 /**
  * Removes temporary files left by interrupted atomic writes (names from core's
- * `TEMP_PREFIX`) anywhere in the wiki and in the state folder. Call only while holding the
- * wiki lock, so no live writer's temporary file is removed.
+ * `TEMP_PREFIX`) anywhere in the wiki and in the state folder, and lock temporary files of
+ * dead processes. Call only while holding the wiki lock, so no live writer's temporary page
+ * file is removed.
  */
 export function sweepTempFiles(rootPath: string, stateDir: string): number {
   let removed = 0;
@@ -287,7 +289,7 @@ export function sweepTempFiles(rootPath: string, stateDir: string): number {
   };
   walk(rootPath, 0);
   walk(stateDir, 64);
-  return removed;
+  return removed + removeDeadLockTemps(stateDir);
 }
 
 /**

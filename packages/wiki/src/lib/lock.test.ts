@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   symlinkSync,
   utimesSync,
@@ -11,7 +12,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../test-helpers/wiki.js';
-import { LOCK_STALE_MS, WikiLock } from './lock.js';
+import { LOCK_STALE_MS, removeDeadLockTemps, WikiLock } from './lock.js';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -130,5 +131,26 @@ describe('WikiLock', () => {
     expect(() => new WikiLock(dir).tryAcquire()).toThrow(
       expect.objectContaining({ code: 'STATE_DIR_INVALID' }),
     );
+  });
+
+  it('removes lock temporary files of dead processes only', () => {
+    const dir = stateDir();
+    mkdirSync(dir, { recursive: true });
+    const dead = `write.lock.${deadPid()}.ab12.tmp`;
+    const live = `write.lock.${livePid()}.cd34.tmp`;
+    writeFileSync(join(dir, dead), '{}');
+    writeFileSync(join(dir, live), '{}');
+    expect(removeDeadLockTemps(dir)).toBe(1);
+    expect(readdirSync(dir)).toEqual([live]);
+  });
+
+  it('never leaves its own temporary file behind', () => {
+    const dir = stateDir();
+    const lock = new WikiLock(dir);
+    const held = lock.tryAcquire()!;
+    expect(lock.tryAcquire()).toBeNull();
+    expect(readdirSync(dir)).toEqual(['write.lock']);
+    held.release();
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

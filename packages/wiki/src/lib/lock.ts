@@ -3,9 +3,11 @@ import {
   closeSync,
   constants,
   fstatSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readSync,
   unlinkSync,
   utimesSync,
@@ -30,6 +32,33 @@ export interface LockInfo {
   host: string;
   token: string;
   acquired_at: string;
+}
+
+const LOCK_TEMP_RE = /^write\.lock\.(\d+)\.[0-9a-f]+\.tmp$/;
+
+/**
+ * Removes lock temporary files left by processes that died between writing and linking
+ * them (only those whose pid is gone; a live process's file is about to be linked).
+ */
+export function removeDeadLockTemps(stateDir: string): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(stateDir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const m = LOCK_TEMP_RE.exec(name);
+    if (!m || pidAlive(Number(m[1]))) continue;
+    try {
+      unlinkSync(join(stateDir, name));
+      removed++;
+    } catch {
+      /* raced with another cleaner */
+    }
+  }
+  return removed;
 }
 
 /** A held lock. */
@@ -94,7 +123,7 @@ function isStale(lock: { info: LockInfo | null; mtimeMs: number }, now: number):
 }
 
 /**
- * A cross-process lock on one wiki: a file created with O_EXCL under the wiki's state folder,
+ * A cross-process lock on one wiki: a file created exclusively under the wiki's state folder,
  * holding the owner's pid, host and a random token. A lock whose process is gone (same host),
  * or which has not been refreshed for {@link LOCK_STALE_MS}, is stale and is taken over. A
  * takeover is itself serialised: the taker first creates a marker named after the stale
@@ -129,18 +158,35 @@ export class WikiLock {
     }
   }
 
-  /** One attempt: the lock, or null when a live holder has it. Takes over a stale lock. */
+  /**
+   * One attempt: the lock, or null when a live holder has it. Takes over a stale lock. The
+   * lock appears fully written: its content goes to a temporary file created with O_EXCL
+   * (named after this process, see {@link removeDeadLockTemps}) which is then hard-linked to
+   * the lock name; link(2) fails when the name exists, so creation stays exclusive.
+   */
   tryAcquire(): HeldLock | null {
     this.ensureDir();
     for (let attempt = 0; attempt < 2; attempt++) {
       const token = randomBytes(12).toString('hex');
-      let fd: number;
+      const info: LockInfo = {
+        pid: process.pid,
+        host: HOST,
+        token,
+        acquired_at: new Date().toISOString(),
+      };
+      const tmp = join(this.stateDir, `write.lock.${process.pid}.${token}.tmp`);
+      const fd = openSync(
+        tmp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o644,
+      );
       try {
-        fd = openSync(
-          this.path,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-          0o644,
-        );
+        writeSync(fd, JSON.stringify(info));
+      } finally {
+        closeSync(fd);
+      }
+      try {
+        linkSync(tmp, this.path);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         const current = readLock(this.path);
@@ -148,17 +194,12 @@ export class WikiLock {
         if (!isStale(current, Date.now())) return null;
         this.takeOver(current.key);
         continue;
-      }
-      try {
-        const info: LockInfo = {
-          pid: process.pid,
-          host: HOST,
-          token,
-          acquired_at: new Date().toISOString(),
-        };
-        writeSync(fd, JSON.stringify(info));
       } finally {
-        closeSync(fd);
+        try {
+          unlinkSync(tmp);
+        } catch {
+          /* removed already */
+        }
       }
       return this.held(token);
     }

@@ -310,11 +310,20 @@ export class Wiki {
     return this.analyses.get(version, text);
   }
 
-  /** Reads, versions and decodes a page already known to be a page path. */
+  /**
+   * Reads, versions and decodes a page already known to be a page path. A page replaced by a
+   * concurrent atomic write between the check and the open (`PATH_CHANGED`) is read again.
+   */
   async loadPage(rel: string): Promise<LoadedPage> {
-    const { bytes, stat, relativePath } = await readFileInRoot(this.root, rel, {
-      maxBytes: this.maxPageBytes,
-    });
+    let read: Awaited<ReturnType<typeof readFileInRoot>> | undefined;
+    for (let attempt = 1; read === undefined; attempt++) {
+      try {
+        read = await readFileInRoot(this.root, rel, { maxBytes: this.maxPageBytes });
+      } catch (e) {
+        if (!isToolError(e) || e.code !== 'PATH_CHANGED' || attempt >= 5) throw e;
+      }
+    }
+    const { bytes, stat, relativePath } = read;
     const version = sha256(bytes);
     const { text, bom } = decodeUtf8(bytes, { subject: `page ${relativePath}` });
     return {
@@ -333,7 +342,17 @@ export class Wiki {
    * page paths (a link-style name such as "Queen bee" suggests the page it would open).
    */
   async readPage(input: string): Promise<LoadedPage> {
-    const rel = this.checkPagePath(input);
+    let rel: string;
+    try {
+      rel = this.checkPagePath(input);
+    } catch (e) {
+      if (!isToolError(e) || e.code !== 'PATH_NOT_PAGE') throw e;
+      const near = await this.notFound(input, resolveInRoot(this.root, input).relative);
+      throw new ToolError(e.code, e.message, {
+        suggestions: near.suggestions ?? [],
+        ...(e.details ? { details: { ...e.details } } : {}),
+      });
+    }
     try {
       return await this.loadPage(rel);
     } catch (e) {

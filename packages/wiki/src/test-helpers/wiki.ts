@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectTools } from '@lectern/core/testing';
+import { connectTools, errorOf } from '@lectern/core/testing';
 import { wikiTools } from '../index.js';
 import type { WikiOptions } from '../lib/wiki.js';
 
@@ -45,12 +45,18 @@ export interface CallResult {
   data: any;
 }
 
-/** The wiki tools registered on a real McpServer, with an SDK client connected in memory. */
+/**
+ * The wiki tools registered on a real McpServer, with an SDK client connected in memory. The
+ * client lists the tools first, so it checks every result against the output schemas.
+ */
 export async function connectWiki(options: WikiOptions) {
   const connected = await connectTools(wikiTools(options));
+  await connected.client.listTools();
   const call = async (name: string, args: Record<string, unknown>): Promise<CallResult> => {
     const res = await connected.client.callTool({ name, arguments: args });
-    return { isError: res.isError === true, data: res.structuredContent };
+    // An error result carries its { error, code, suggestions?, details? } in the text block.
+    const isError = res.isError === true;
+    return { isError, data: isError ? errorOf(res) : res.structuredContent };
   };
   return { ...connected, call };
 }
