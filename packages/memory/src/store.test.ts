@@ -606,6 +606,18 @@ describe('readFragment', () => {
     );
   });
 
+  test('a window stops before exceeding 256 KiB; a single longer line is refused clearly', async () => {
+    dir.write('wide.md', `short\n${'x'.repeat(200 * 1024)}\n${'y'.repeat(100 * 1024)}\nend\n`);
+    const store = open();
+    const f = await store.readFragment({ path: 'notes/wide.md' });
+    expect(f).toMatchObject({ start_line: 1, end_line: 2, has_more: true, next_start_line: 3 });
+    dir.write('huge-line.md', `${'z'.repeat(300 * 1024)}\n`);
+    await store.reindex();
+    const err = await store.readFragment({ path: 'notes/huge-line.md' }).catch((e) => e);
+    expect(err.code).toBe('LINE_TOO_LONG');
+    expect(err.message).toMatch(/line 1 of notes\/huge-line.md/);
+  });
+
   test('an empty file reads as zero lines', async () => {
     const store = open();
     const f = await store.readFragment({ path: 'notes/empty.md' });

@@ -577,13 +577,26 @@ class SqliteMemoryStore implements MemoryStore {
     const version = sha256(bytes);
     const { text } = decodeUtf8(bytes, { subject: `file ${shown}` });
     const lines = splitLines(text);
-    const plan = planLines({
-      totalLines: lines.length,
-      startLine: start,
-      lineCount: count,
-      maxBytes: MAX_FRAGMENT_BYTES,
-      lineBytes: (n) => Buffer.byteLength(lines[n - 1]!, 'utf8') + 1,
-    });
+    let plan: ReturnType<typeof planLines>;
+    try {
+      plan = planLines({
+        totalLines: lines.length,
+        startLine: start,
+        lineCount: count,
+        maxBytes: MAX_FRAGMENT_BYTES,
+        lineBytes: (n) => Buffer.byteLength(lines[n - 1]!, 'utf8') + 1,
+      });
+    } catch (error) {
+      if (isToolError(error) && error.code === 'LINE_TOO_LONG') {
+        const line = (error.details?.line as number | undefined) ?? start;
+        throw new ToolError(
+          'LINE_TOO_LONG',
+          `line ${line} of ${shown} is longer than ${MAX_FRAGMENT_BYTES} bytes, more than one read can return; it can only be found through memory_search snippets.`,
+          { details: error.details ? { ...error.details } : undefined },
+        );
+      }
+      throw error;
+    }
     const width = String(plan.end_line).length;
     const out: string[] = [];
     for (let n = plan.start_line; n <= plan.end_line; n++) {

@@ -116,8 +116,3 @@ export function buildFtsQuery(text: string, mode: MatchMode = 'all'): string {
   }
   return termsToFts(terms, mode);
 }
-
-/** Number of terms {@link parseQuery} finds in the text. */
-export function countTerms(text: string): number {
-  return parseQuery(text).length;
-}

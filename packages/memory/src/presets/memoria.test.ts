@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { memoryTools } from '../factory.js';
 import { createMemory } from '../store.js';
-import { type TempDir, tempDir } from '../test-helpers/fs.js';
+import { errorOf, type TempDir, tempDir } from '../test-helpers/fs.js';
 import type { MemoryStore } from '../types.js';
 import { memoriaTools } from './memoria.js';
 
@@ -128,19 +128,19 @@ describe('memoria preset', () => {
   test('errors name the Spanish parameters and tools', async () => {
     const big = await call('leer_fragmento', { archivo: 'notas/diario.txt', desde: 1, hasta: 250 });
     expect(big.isError).toBe(true);
-    const payload = big.structuredContent as { code: string; error: string };
+    const payload = errorOf(big);
     expect(payload.code).toBe('RANGE_TOO_LARGE');
     expect(payload.error).toContain('`desde`');
     expect(payload.error).toContain('`hasta`');
     expect(payload.error).not.toMatch(/start_line|end_line/);
 
     const missing = await call('leer_fragmento', { archivo: 'notas/nada.md' });
-    expect((missing.structuredContent as { error: string }).error).toMatch(/buscar_memoria/);
-    expect((missing.structuredContent as { error: string }).error).toMatch(/reindexar/);
+    expect(errorOf(missing).error).toMatch(/buscar_memoria/);
+    expect(errorOf(missing).error).toMatch(/reindexar/);
 
     const empty = await call('buscar_memoria', { consulta: '()' });
-    expect(empty.structuredContent).toMatchObject({ code: 'EMPTY_QUERY' });
-    expect((empty.structuredContent as { error: string }).error).toContain('`consulta`');
+    expect(errorOf(empty)).toMatchObject({ code: 'EMPTY_QUERY' });
+    expect(errorOf(empty).error).toContain('`consulta`');
 
     const badLimit = await call('buscar_memoria', { consulta: 'café', limite: 0 });
     expect(badLimit.isError).toBe(true);

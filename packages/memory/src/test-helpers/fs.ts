@@ -24,3 +24,15 @@ export function tempDir(prefix = 'lectern-memory-'): TempDir {
     cleanup: () => rmSync(path, { recursive: true, force: true }),
   };
 }
+
+/** The `{ error, code, suggestions?, details? }` payload of an `isError` tool result (text block). */
+export function errorOf(result: { content?: unknown; isError?: boolean }): {
+  error: string;
+  code: string;
+  suggestions?: string[];
+  details?: Record<string, unknown>;
+} {
+  if (!result.isError) throw new Error(`expected an error result, got ${JSON.stringify(result)}`);
+  const block = (result.content as Array<{ type: string; text?: string }>)[0];
+  return JSON.parse(block?.text ?? '{}');
+}

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { memoryTools } from '../factory.js';
 import { createMemory } from '../store.js';
-import { type TempDir, tempDir } from '../test-helpers/fs.js';
+import { errorOf, type TempDir, tempDir } from '../test-helpers/fs.js';
 import type { MemoryStore } from '../types.js';
 
 let dir: TempDir;
@@ -112,7 +112,7 @@ describe('memory tools over MCP', () => {
   test('tool errors come back as isError results with code and suggestions', async () => {
     const miss = await call('memory_read_fragment', { path: 'notes/projects/alfa.md' });
     expect(miss.isError).toBe(true);
-    expect(miss.structuredContent).toMatchObject({
+    expect(errorOf(miss)).toMatchObject({
       code: 'NOT_INDEXED',
       suggestions: ['notes/projects/alpha.md'],
     });
@@ -121,11 +121,11 @@ describe('memory tools over MCP', () => {
       start_line: 1,
       end_line: 500,
     });
-    expect(tooMany.structuredContent).toMatchObject({ code: 'RANGE_TOO_LARGE' });
+    expect(errorOf(tooMany)).toMatchObject({ code: 'RANGE_TOO_LARGE' });
     const raw = await call('memory_search', { query: 'AND(', raw: true });
-    expect(raw.structuredContent).toMatchObject({ code: 'INVALID_QUERY' });
+    expect(errorOf(raw)).toMatchObject({ code: 'INVALID_QUERY' });
     const empty = await call('memory_search', { query: '***' });
-    expect(empty.structuredContent).toMatchObject({ code: 'EMPTY_QUERY' });
+    expect(errorOf(empty)).toMatchObject({ code: 'EMPTY_QUERY' });
   });
 
   test('schema limits are enforced before the handler runs', async () => {
