@@ -17,11 +17,15 @@ for (const ws of workspaces) rmSync(join(ws, '.reports'), { recursive: true, for
 
 const tasks = ['build', 'typecheck', 'lint:repo', 'test'];
 const extra = process.argv.slice(2);
-const turbo = spawnSync('turbo', ['run', ...tasks, '--continue', '--output-logs=errors-only', ...extra], {
-  cwd: root,
-  stdio: 'inherit',
-  shell: process.platform === 'win32',
-});
+const turbo = spawnSync(
+  'turbo',
+  ['run', ...tasks, '--continue', '--output-logs=errors-only', ...extra],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  },
+);
 
 let passed = 0;
 let failed = 0;
@@ -47,7 +51,8 @@ for (const ws of workspaces) {
     }
   }
 }
-if (missing.length) console.error(`no test report from: ${missing.join(', ')} (its build or tests did not run)`);
+if (missing.length)
+  console.error(`no test report from: ${missing.join(', ')} (its build or tests did not run)`);
 failed += missing.length;
 const checksFailed = turbo.status !== 0 && failed === 0;
 if (checksFailed) {
