@@ -1,0 +1,210 @@
+import { suggest, type ToolAnnotations, ToolError } from '@lectern/core';
+import { z } from 'zod';
+import type { DocsIndex, IndexedDoc } from './docs-index.js';
+import { type DocModel, rootExtract, type Section, sectionExtract } from './document.js';
+
+/** All section tools only read local files: read-only, idempotent, closed-world. */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** The anchor of a section (or of the document root when `section` is null). */
+export function anchorOf(doc: IndexedDoc, section: Section | null): string {
+  if (doc.docId === null) return section ? section.slug : '';
+  return section ? `${doc.docId}#${section.slug}` : doc.docId;
+}
+
+/** Characters of a section with or without its subsections. */
+export function sectionChars(model: DocModel, s: Section, withSubsections = true): number {
+  return sectionExtract(model, s, withSubsections).content.length;
+}
+
+/** Splits an anchor at its last `#`. */
+export function splitAnchor(anchor: string): { docId: string; slug: string | null } {
+  const i = anchor.lastIndexOf('#');
+  return i === -1
+    ? { docId: anchor, slug: null }
+    : { docId: anchor.slice(0, i), slug: anchor.slice(i + 1) };
+}
+
+/** Finds a section by slug; throws `ANCHOR_NOT_FOUND` suggesting that document's anchors. */
+export function sectionBySlug(doc: IndexedDoc, slug: string, shown: string): Section {
+  const found = doc.model.sections.find((s) => s.slug === slug);
+  if (found) return found;
+  const anchors = doc.model.sections.map((s) => anchorOf(doc, s));
+  const lowered = slug.toLowerCase();
+  const byHeading = doc.model.sections.find((s) => s.heading.toLowerCase() === lowered);
+  const closest = suggest(doc.docId === null ? slug : `${doc.docId}#${slug}`, anchors);
+  throw new ToolError(
+    'ANCHOR_NOT_FOUND',
+    anchors.length === 0
+      ? `anchor "${shown}" does not exist: the document has no headings; read it whole with its doc_id.`
+      : `anchor "${shown}" does not exist in this document; its closest anchors are listed as suggestions.`,
+    {
+      suggestions: byHeading
+        ? [
+            anchorOf(doc, byHeading),
+            ...closest.filter((a) => a !== anchorOf(doc, byHeading)),
+          ].slice(0, 5)
+        : closest,
+    },
+  );
+}
+
+/**
+ * Resolves `<doc_id>#<slug>` (or `<doc_id>` for the whole document). An unknown document
+ * suggests the closest anchors and doc ids of the roots; a known document with an unknown slug
+ * suggests that document's closest anchors.
+ */
+export async function resolveAnchor(
+  index: DocsIndex,
+  anchor: string,
+): Promise<{ doc: IndexedDoc; section: Section | null }> {
+  const trimmed = anchor.trim();
+  const isMissing = (e: unknown) => e instanceof Error && (e as ToolError).code === 'DOC_NOT_FOUND';
+  const { docId, slug } = splitAnchor(trimmed);
+  let doc: IndexedDoc;
+  try {
+    doc = await index.getDocument(docId);
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+    if (slug !== null) {
+      // a doc_id may itself contain '#'
+      try {
+        return { doc: await index.getDocument(trimmed), section: null };
+      } catch (e2) {
+        if (!isMissing(e2)) throw e2;
+      }
+    }
+    throw await unknownAnchor(index, trimmed);
+  }
+  if (slug === null || slug === '') return { doc, section: null };
+  return { doc, section: sectionBySlug(doc, slug, trimmed) };
+}
+
+async function unknownAnchor(index: DocsIndex, anchor: string): Promise<ToolError> {
+  const { docs } = await index.listDocuments();
+  const { docId } = splitAnchor(anchor);
+  const ids = docs.map((d) => d.docId!);
+  // closest documents first, then the closest anchors inside the three closest documents
+  const nearDocs = suggest(docId, ids, { max: 3 });
+  const candidates: string[] = [...nearDocs];
+  for (const id of nearDocs) {
+    const d = docs.find((x) => x.docId === id)!;
+    for (const s of d.model.sections) candidates.push(anchorOf(d, s));
+  }
+  const all = docs.reduce((n, d) => n + d.model.sections.length, 0);
+  if (all <= 20000)
+    for (const d of docs) for (const s of d.model.sections) candidates.push(anchorOf(d, s));
+  return new ToolError(
+    'ANCHOR_NOT_FOUND',
+    `anchor "${anchor}" does not exist: no document has doc_id "${docId}". Anchors look like <doc_id>#<slug>, as returned by the outline, search and where tools; the closest ones are listed as suggestions.`,
+    { suggestions: suggest(anchor, candidates) },
+  );
+}
+
+/** The content of a section, or of the whole document when `section` is null. */
+export function contentOf(doc: IndexedDoc, section: Section | null, withSubsections: boolean) {
+  return section
+    ? sectionExtract(doc.model, section, withSubsections)
+    : rootExtract(doc.model, withSubsections);
+}
+
+/** Input fields naming one document: a doc_id, a file path in a root, or inline text. */
+export const sourceFields = {
+  doc_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Document id as listed by docs_outline or returned in search results: the path inside the root without its extension, e.g. 'guide/install' (prefixed with the root id when several roots are served). Give at most one of doc_id, path and text.",
+    ),
+  path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Path of a text file inside a documentation root, relative to it (e.g. 'guide/install.md'; with several roots start with the root id) or absolute under a root. Any extension is read as Markdown; files over the size limit (default 10 MB) are refused.",
+    ),
+  text: z
+    .string()
+    .optional()
+    .describe(
+      'Markdown to use instead of a file, up to the size limit (default 10 MB of UTF-8). Anchors of inline text are bare slugs without a doc_id.',
+    ),
+};
+
+/**
+ * The document named by exactly one of doc_id, path and text. With `required` false and none
+ * given, returns null (meaning: all documents). Throws `SOURCE_CONFLICT` for two or more and
+ * `SOURCE_MISSING` for none when one is required.
+ */
+export async function loadSource(
+  index: DocsIndex,
+  input: { doc_id?: string | undefined; path?: string | undefined; text?: string | undefined },
+  options: { required: boolean; names?: { doc_id?: string; path?: string; text?: string } } = {
+    required: true,
+  },
+): Promise<IndexedDoc | null> {
+  const names = { doc_id: 'doc_id', path: 'path', text: 'text', ...options.names };
+  const given = (['doc_id', 'path', 'text'] as const).filter((k) => input[k] !== undefined);
+  const allowed = (['doc_id', 'path', 'text'] as const).filter(
+    (k) => k in names && names[k] !== '',
+  );
+  const list = allowed.map((k) => names[k]).join(', ');
+  if (given.length > 1) {
+    throw new ToolError(
+      'SOURCE_CONFLICT',
+      `give only one of ${list}; got ${given.map((k) => names[k]).join(' and ')}.`,
+    );
+  }
+  const which = given[0];
+  if (which === undefined) {
+    if (!options.required) return null;
+    throw new ToolError('SOURCE_MISSING', `give one of ${list} to name the document.`);
+  }
+  if (which === 'text') return index.parseText(input.text!);
+  if (which === 'path') return index.loadPath(input.path!);
+  return index.getDocument(input.doc_id!);
+}
+
+/** Output shape of one section reference in results. */
+export const sectionRefSchema = {
+  anchor: z
+    .string()
+    .describe('Anchor to pass to docs_read: <doc_id>#<slug>, or <doc_id> for a whole document.'),
+  doc_id: z.string().describe('Document id.'),
+  path: z
+    .string()
+    .describe(
+      'File path of the document, relative to its root (root id first when several roots are served).',
+    ),
+  heading: z.string().describe("Heading text, or the document title for a document's own text."),
+  heading_path: z
+    .array(z.string())
+    .describe('Headings from the outermost ancestor down to this section.'),
+  level: z
+    .number()
+    .int()
+    .describe('Heading level 1 to 6; 0 for the text before the first heading.'),
+  start_line: z.number().int().describe('First line of the section (1-based).'),
+  end_line: z.number().int().describe('Last line of the section including subsections (1-based).'),
+};
+
+/** The section reference fields of a result. */
+export function sectionRef(doc: IndexedDoc, section: Section | null) {
+  const ext = contentOf(doc, section, true);
+  return {
+    anchor: anchorOf(doc, section),
+    doc_id: doc.docId ?? '',
+    path: doc.displayPath ?? '',
+    heading: section ? section.heading : (doc.model.title ?? doc.docId ?? ''),
+    heading_path: section ? section.headingPath : [],
+    level: section ? section.level : 0,
+    start_line: section ? section.startLine : 1,
+    end_line: section ? section.endLine : ext.endLine,
+  };
+}

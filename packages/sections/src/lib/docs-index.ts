@@ -1,0 +1,480 @@
+import type { Dirent, Stats } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  createRootSync,
+  decodeUtf8,
+  isToolError,
+  type Root,
+  readFileInRoot,
+  resolveInRoot,
+  sha256,
+  suggest,
+  ToolError,
+} from '@lectern/core';
+import { buildDocument, type DocModel, type Section } from './document.js';
+import { buildSearchData, type DocSearchData } from './search.js';
+
+/** Default size cap of one document: 10 MiB. */
+export const DEFAULT_MAX_DOC_BYTES = 10 * 1024 * 1024;
+
+/** File extensions read as Markdown, in the order that wins a doc_id clash. */
+export const MARKDOWN_EXTENSIONS = ['.md', '.markdown', '.mdx'] as const;
+
+/** What the section tools are configured with. */
+export interface SectionsOptions {
+  /** Documentation roots; each id is a short name (letters, digits, `_`, `-`, `.`). */
+  roots: Array<{ id: string; path: string }>;
+  /** Largest document read, in bytes (default 10 MiB); larger files are refused or skipped. */
+  maxFileBytes?: number;
+  /** Called after every parse (not for cache hits): a hook for tests and metrics. */
+  onParse?: (event: ParseEvent) => void;
+}
+
+/** Reported by {@link DocsIndex} after each parse. */
+export interface ParseEvent {
+  /** Root id, or null for inline text. */
+  root: string | null;
+  /** Path relative to the root, or null for inline text. */
+  path: string | null;
+  /** Size of the parsed text in UTF-16 code units. */
+  chars: number;
+  /** Which parser decided the outline. */
+  parser: 'scanner' | 'remark';
+}
+
+/** A parsed document of a root (or of inline text, with null ids). */
+export interface IndexedDoc {
+  /** Document id (`guide/install`), or null for inline text. */
+  docId: string | null;
+  /** Root id, or null for inline text. */
+  rootId: string | null;
+  /** File path relative to its root, or null for inline text. */
+  relPath: string | null;
+  /** `relPath` as callers see it: prefixed with the root id when there are several roots. */
+  displayPath: string | null;
+  model: DocModel;
+  /** SHA-256 of the raw bytes (of the UTF-8 text for inline text). */
+  version: string;
+  /** The search index, built on first use. */
+  search(): DocSearchData;
+}
+
+interface CacheEntry {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  doc: IndexedDoc;
+}
+
+interface RootEntry {
+  id: string;
+  root: Root;
+}
+
+/** One document found by a walk. */
+interface Listed {
+  root: RootEntry;
+  relPath: string;
+  stat: Stats;
+}
+
+/** A file a walk could not index. */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+const ROOT_ID_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+
+function isMarkdownPath(p: string): boolean {
+  const lower = p.toLowerCase();
+  return MARKDOWN_EXTENSIONS.some((e) => lower.endsWith(e));
+}
+
+function extensionOf(p: string): string {
+  const lower = p.toLowerCase();
+  return MARKDOWN_EXTENSIONS.find((e) => lower.endsWith(e)) ?? '';
+}
+
+function skipName(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
+/**
+ * The documents of one or more roots, parsed on demand and cached by (path, size, mtime,
+ * inode): a second request for an unchanged file does no parsing, a changed file is parsed
+ * again and a deleted one disappears from listings. Every file access goes through the
+ * `@lectern/core` root guard; walks use lstat and skip links, hidden entries and
+ * `node_modules`.
+ */
+export class DocsIndex {
+  /** Configured roots, in order. */
+  readonly roots: readonly RootEntry[];
+  /** Size cap of one document in bytes. */
+  readonly maxFileBytes: number;
+  /** Parses done so far (cache hits excluded). */
+  parseCount = 0;
+  /** Of {@link parseCount}, how many remark decided (the scanner was unsure). */
+  remarkCount = 0;
+  private readonly onParse: ((event: ParseEvent) => void) | undefined;
+  private readonly cache = new Map<string, CacheEntry>();
+  private lastIds: string[] = [];
+
+  /** Resolves every root once (realpath); throws `ToolError` `ROOT_*` for a bad root. */
+  constructor(options: SectionsOptions) {
+    if (!options || !Array.isArray(options.roots) || options.roots.length === 0) {
+      throw new ToolError(
+        'ROOT_EMPTY',
+        'sections needs at least one root: { roots: [{ id, path }] }.',
+      );
+    }
+    const seen = new Set<string>();
+    this.roots = options.roots.map((r) => {
+      if (typeof r.id !== 'string' || !ROOT_ID_RE.test(r.id) || r.id === '.' || r.id === '..') {
+        throw new ToolError(
+          'ROOT_ID_INVALID',
+          `root id ${JSON.stringify(r.id)} is invalid: use 1 to 64 letters, digits, '_', '-' or '.'.`,
+        );
+      }
+      if (seen.has(r.id)) {
+        throw new ToolError(
+          'ROOT_ID_DUPLICATE',
+          `root id "${r.id}" is used twice; ids must be unique.`,
+        );
+      }
+      seen.add(r.id);
+      return { id: r.id, root: createRootSync(r.path) };
+    });
+    const max = options.maxFileBytes ?? DEFAULT_MAX_DOC_BYTES;
+    if (!Number.isInteger(max) || max < 1) {
+      throw new ToolError(
+        'INVALID_LIMIT',
+        `maxFileBytes must be a positive whole number, got ${max}.`,
+      );
+    }
+    this.maxFileBytes = max;
+    this.onParse = options.onParse;
+  }
+
+  private get multi(): boolean {
+    return this.roots.length > 1;
+  }
+
+  private displayPath(root: RootEntry, rel: string): string {
+    return this.multi ? `${root.id}/${rel}` : rel;
+  }
+
+  /** Parses inline Markdown (not cached). Throws `TEXT_TOO_LARGE` over the size cap. */
+  parseText(text: string): IndexedDoc {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > this.maxFileBytes) {
+      throw new ToolError(
+        'TEXT_TOO_LARGE',
+        `text is ${bytes} bytes of UTF-8, over the ${this.maxFileBytes}-byte limit; pass a smaller text or a file path.`,
+        { details: { size: bytes, max_bytes: this.maxFileBytes } },
+      );
+    }
+    const model = this.parse(text, null, null);
+    return this.wrap(model, null, null, null, sha256(text));
+  }
+
+  private parse(text: string, root: string | null, path: string | null): DocModel {
+    const model = buildDocument(text);
+    this.parseCount++;
+    if (model.parser === 'remark') this.remarkCount++;
+    this.onParse?.({ root, path, chars: model.text.length, parser: model.parser });
+    return model;
+  }
+
+  private wrap(
+    model: DocModel,
+    docId: string | null,
+    root: RootEntry | null,
+    relPath: string | null,
+    version: string,
+  ): IndexedDoc {
+    let search: DocSearchData | null = null;
+    return {
+      docId,
+      rootId: root?.id ?? null,
+      relPath,
+      displayPath: root && relPath !== null ? this.displayPath(root, relPath) : null,
+      model,
+      version,
+      search: () => {
+        search ??= buildSearchData(model);
+        return search;
+      },
+    };
+  }
+
+  /**
+   * Loads one file of a root through the guard, from cache when (size, mtime, inode) match.
+   * `known` is the lstat a walk saw, used to skip opening an unchanged file.
+   */
+  private async load(
+    root: RootEntry,
+    relPath: string,
+    docId: string,
+    known?: Stats,
+  ): Promise<IndexedDoc> {
+    const key = join(root.root.path, relPath);
+    const hit = this.cache.get(key);
+    if (
+      known &&
+      hit &&
+      hit.size === known.size &&
+      hit.mtimeMs === known.mtimeMs &&
+      hit.ino === known.ino
+    ) {
+      if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
+      return hit.doc;
+    }
+    const read = await readFileInRoot(root.root, relPath, { maxBytes: this.maxFileBytes });
+    const st = read.stat;
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ino === st.ino) {
+      if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
+      return hit.doc;
+    }
+    const { text } = decodeUtf8(read.bytes, { subject: `file ${this.displayPath(root, relPath)}` });
+    const model = this.parse(text, root.id, read.relativePath);
+    const doc = this.wrap(model, docId, root, read.relativePath, sha256(read.bytes));
+    this.cache.set(key, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, doc });
+    return doc;
+  }
+
+  /** Walks one root with lstat: Markdown regular files, links and hidden entries skipped. */
+  private walk(root: RootEntry, out: Listed[]): void {
+    const stack: string[] = [''];
+    while (stack.length > 0) {
+      const rel = stack.pop()!;
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(join(root.root.path, rel), { withFileTypes: true });
+      } catch {
+        continue; // vanished or unreadable folder
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const e of entries) {
+        if (skipName(e.name)) continue;
+        const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
+        if (e.isSymbolicLink()) continue;
+        if (e.isDirectory()) {
+          stack.push(childRel);
+          continue;
+        }
+        if (!e.isFile() || !isMarkdownPath(e.name)) continue;
+        let st: Stats;
+        try {
+          st = lstatSync(join(root.root.path, childRel));
+        } catch {
+          continue;
+        }
+        if (!st.isFile()) continue;
+        out.push({ root, relPath: childRel, stat: st });
+      }
+    }
+  }
+
+  /** Doc ids of the files of one root: the path without extension unless a sibling wins it. */
+  private assignIds(files: Listed[]): Map<Listed, string> {
+    const byStem = new Map<string, Listed[]>();
+    for (const f of files) {
+      const ext = extensionOf(f.relPath);
+      const stem = `${f.root.id}\0${f.relPath.slice(0, f.relPath.length - ext.length)}`;
+      const list = byStem.get(stem) ?? [];
+      list.push(f);
+      byStem.set(stem, list);
+    }
+    const ids = new Map<Listed, string>();
+    for (const list of byStem.values()) {
+      list.sort(
+        (a, b) =>
+          MARKDOWN_EXTENSIONS.indexOf(
+            extensionOf(a.relPath) as (typeof MARKDOWN_EXTENSIONS)[number],
+          ) -
+            MARKDOWN_EXTENSIONS.indexOf(
+              extensionOf(b.relPath) as (typeof MARKDOWN_EXTENSIONS)[number],
+            ) || (a.relPath < b.relPath ? -1 : 1),
+      );
+      list.forEach((f, i) => {
+        const ext = extensionOf(f.relPath);
+        const bare = i === 0 ? f.relPath.slice(0, f.relPath.length - ext.length) : f.relPath;
+        ids.set(f, this.multi ? `${f.root.id}/${bare}` : bare);
+      });
+    }
+    return ids;
+  }
+
+  /**
+   * Every document of every root, parsed (from cache when unchanged), sorted by doc_id.
+   * Files that cannot be read as UTF-8 Markdown within the size cap are reported in `skipped`.
+   * Cache entries of files that no longer exist are dropped.
+   */
+  async listDocuments(
+    options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  ): Promise<{ docs: IndexedDoc[]; skipped: SkippedFile[] }> {
+    const files: Listed[] = [];
+    for (const r of this.roots) this.walk(r, files);
+    const ids = this.assignIds(files);
+    const docs: IndexedDoc[] = [];
+    const skipped: SkippedFile[] = [];
+    const live = new Set<string>();
+    let done = 0;
+    for (const f of files) {
+      if (options.signal?.aborted) {
+        throw new ToolError(
+          'CANCELLED',
+          'the request was cancelled while documents were being indexed.',
+        );
+      }
+      const key = join(f.root.root.path, f.relPath);
+      live.add(key);
+      if (f.stat.size > this.maxFileBytes) {
+        skipped.push({
+          path: this.displayPath(f.root, f.relPath),
+          reason: `${f.stat.size} bytes, over the ${this.maxFileBytes}-byte limit`,
+        });
+        continue;
+      }
+      try {
+        docs.push(await this.load(f.root, f.relPath, ids.get(f)!, f.stat));
+      } catch (e) {
+        if (!isToolError(e)) throw e;
+        skipped.push({ path: this.displayPath(f.root, f.relPath), reason: e.message });
+      }
+      done++;
+      if (done % 50 === 0) options.onProgress?.(done, files.length);
+    }
+    for (const key of [...this.cache.keys()]) {
+      if (!live.has(key) && this.isUnderRoots(key)) this.cache.delete(key);
+    }
+    docs.sort((a, b) => (a.docId! < b.docId! ? -1 : a.docId! > b.docId! ? 1 : 0));
+    this.lastIds = docs.map((d) => d.docId!);
+    return { docs, skipped };
+  }
+
+  private isUnderRoots(abs: string): boolean {
+    return this.roots.some((r) => abs.startsWith(r.root.path));
+  }
+
+  /** Splits a root-qualified path (several roots) into its root and the rest. */
+  private splitRoot(path: string, what: string): { root: RootEntry; rest: string } {
+    if (!this.multi) return { root: this.roots[0]!, rest: path };
+    const slash = path.indexOf('/');
+    const id = slash === -1 ? path : path.slice(0, slash);
+    const root = this.roots.find((r) => r.id === id);
+    if (!root) {
+      throw new ToolError(
+        'ROOT_NOT_FOUND',
+        `${what} ${JSON.stringify(path)} does not start with a known root id; with several roots it must begin with one of: ${this.roots.map((r) => r.id).join(', ')}.`,
+        {
+          suggestions: suggest(
+            id,
+            this.roots.map((r) => `${r.id}/`),
+          ),
+        },
+      );
+    }
+    return { root, rest: slash === -1 ? '' : path.slice(slash + 1) };
+  }
+
+  private lstatQuiet(root: RootEntry, rel: string): Stats | null {
+    try {
+      const st = lstatSync(join(root.root.path, rel));
+      return st;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The canonical doc_id of a file of a root. */
+  private idOfFile(root: RootEntry, rel: string): string {
+    const ext = extensionOf(rel);
+    let bare = rel;
+    if (ext) {
+      const stem = rel.slice(0, rel.length - ext.length);
+      const rank = MARKDOWN_EXTENSIONS.indexOf(ext as (typeof MARKDOWN_EXTENSIONS)[number]);
+      const shadowed = MARKDOWN_EXTENSIONS.slice(0, rank).some((e) =>
+        this.lstatQuiet(root, stem + e)?.isFile(),
+      );
+      bare = shadowed ? rel : stem;
+    }
+    return this.multi ? `${root.id}/${bare}` : bare;
+  }
+
+  /** Known doc ids (from the latest listing, made now if there is none) for suggestions. */
+  async knownIds(): Promise<string[]> {
+    if (this.lastIds.length === 0) await this.listDocuments();
+    return this.lastIds;
+  }
+
+  /**
+   * The document with this doc_id: `<path without extension>` (`.md`, then `.markdown`, then
+   * `.mdx`), or a path with its extension; prefixed with `<root-id>/` when there are several
+   * roots. Throws `DOC_NOT_FOUND` with the closest doc ids as suggestions.
+   */
+  async getDocument(docId: string): Promise<IndexedDoc> {
+    const notFound = async (): Promise<ToolError> =>
+      new ToolError(
+        'DOC_NOT_FOUND',
+        `no document has doc_id "${docId}"; doc_ids are paths without extension as listed by the outline tool.`,
+        { suggestions: suggest(docId, await this.knownIds()) },
+      );
+    const { root, rest } = this.splitRoot(docId, 'doc_id');
+    let rel: string;
+    try {
+      rel = resolveInRoot(root.root, rest).relative;
+    } catch (e) {
+      if (isToolError(e)) throw e;
+      throw e;
+    }
+    if (rel === '' || rel.split('/').some(skipName)) throw await notFound();
+    const candidates = [...MARKDOWN_EXTENSIONS.map((e) => rel + e), rel];
+    for (const c of candidates) {
+      const st = this.lstatQuiet(root, c);
+      if (st?.isFile()) return this.load(root, c, this.idOfFile(root, c));
+    }
+    throw await notFound();
+  }
+
+  /**
+   * Any text file inside a root (relative path, `<root-id>/...` with several roots, or an
+   * absolute path under a root), through the guard. Throws the guard's `PATH_*` and
+   * `FILE_TOO_LARGE` errors.
+   */
+  async loadPath(path: string): Promise<IndexedDoc> {
+    if (path.startsWith('/')) {
+      for (const r of this.roots) {
+        try {
+          const rel = resolveInRoot(r.root, path).relative;
+          return this.load(r, rel, this.idOfFile(r, rel));
+        } catch (e) {
+          if (isToolError(e) && e.code === 'PATH_ABSOLUTE_OUTSIDE_ROOT') continue;
+          throw e;
+        }
+      }
+      throw new ToolError(
+        'PATH_ABSOLUTE_OUTSIDE_ROOT',
+        `absolute path ${path} is outside every documentation root; give a path inside a root.`,
+      );
+    }
+    const { root, rest } = this.splitRoot(path, 'path');
+    const rel = resolveInRoot(root.root, rest).relative;
+    if (rel === '') {
+      throw new ToolError(
+        'PATH_IS_DIRECTORY',
+        `path ${path} names a root folder; a file is needed.`,
+      );
+    }
+    return this.load(root, rel, this.idOfFile(root, rel));
+  }
+
+  /** Convenience for benchmarks and embedding: the outline of one document or of all. */
+  async outline(docId?: string): Promise<Array<{ docId: string | null; sections: Section[] }>> {
+    const docs =
+      docId === undefined ? (await this.listDocuments()).docs : [await this.getDocument(docId)];
+    return docs.map((d) => ({ docId: d.docId, sections: d.model.sections }));
+  }
+}

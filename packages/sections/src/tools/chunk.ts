@@ -1,0 +1,98 @@
+import { defineTool } from '@lectern/core';
+import { z } from 'zod';
+import { chunkDocument } from '../lib/chunk.js';
+import { anchorOf, loadSource, READ_ONLY, sourceFields } from '../lib/common.js';
+import type { DocsIndex } from '../lib/docs-index.js';
+
+/** `docs_chunk`: a whole document as heading-aligned chunks under a character budget. */
+export function chunkTool(index: DocsIndex) {
+  return defineTool({
+    name: 'docs_chunk',
+    title: 'Chunk a Markdown document',
+    description: [
+      'Split one whole Markdown document into ordered chunks along its headings, for ingestion into embeddings or a vector store.',
+      'Use it to process an entire document piece by piece; to fetch a single known section use docs_read or docs_get_section instead.',
+      'A section that fits max_chars (default 4000) with its subsections becomes one chunk; a larger one yields its own text, cut at blank lines, then its subsections. A chunk never cuts inside a code fence or a table: such a block alone over budget becomes one chunk flagged oversized. Front matter is left out.',
+      'Name the document with exactly one of doc_id, path or text; chunks are paged with offset and limit (default 50) and next_offset.',
+    ].join('\n'),
+    inputSchema: z.object({
+      ...sourceFields,
+      max_chars: z
+        .number()
+        .int()
+        .min(200)
+        .max(100000)
+        .default(4000)
+        .describe('Character budget of one chunk, 200 to 100000 (default 4000).'),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe('Index of the first chunk to return (default 0); pass next_offset to continue.'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(500)
+        .default(50)
+        .describe('Most chunks to return, 1 to 500 (default 50).'),
+    }),
+    outputSchema: z.object({
+      doc_id: z.string().nullable().describe('Document id, or null for inline text.'),
+      chunks: z
+        .array(
+          z.object({
+            index: z.number().int().describe('Position of the chunk in the document, from 0.'),
+            anchor: z
+              .string()
+              .describe(
+                'Anchor of the section the chunk belongs to (the doc_id for text before the first heading; a bare slug or empty for inline text).',
+              ),
+            heading_path: z
+              .array(z.string())
+              .describe('Headings enclosing the chunk, outermost first.'),
+            start_line: z.number().int().describe('First line of the chunk (1-based).'),
+            end_line: z.number().int().describe('Last line of the chunk.'),
+            chars: z.number().int().describe('Length of text in characters.'),
+            oversized: z
+              .boolean()
+              .describe('True when one code fence or table alone exceeds max_chars.'),
+            text: z.string().describe('Original Markdown of the chunk.'),
+          }),
+        )
+        .describe('Chunks of this page, in document order.'),
+      total_chunks: z.number().int().describe('Chunks in the whole document.'),
+      next_offset: z
+        .number()
+        .int()
+        .nullable()
+        .describe('Offset of the next page of chunks, or null at the end.'),
+    }),
+    annotations: READ_ONLY,
+    handler: async (input) => {
+      const doc = (await loadSource(index, input))!;
+      const all = chunkDocument(doc.model, input.max_chars);
+      const page = all.slice(input.offset, input.offset + input.limit);
+      const end = input.offset + page.length;
+      return {
+        doc_id: doc.docId,
+        chunks: page.map((c, i) => {
+          const s = c.section === -1 ? null : doc.model.sections[c.section]!;
+          return {
+            index: input.offset + i,
+            anchor: anchorOf(doc, s),
+            heading_path: s ? s.headingPath : [],
+            start_line: c.startLine,
+            end_line: c.endLine,
+            chars: c.text.length,
+            oversized: c.oversized,
+            text: c.text,
+          };
+        }),
+        total_chunks: all.length,
+        next_offset: end < all.length ? end : null,
+      };
+    },
+  });
+}

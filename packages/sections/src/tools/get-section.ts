@@ -1,0 +1,157 @@
+import { defineTool, paginateChars, suggest, ToolError } from '@lectern/core';
+import { z } from 'zod';
+import { anchorOf, contentOf, loadSource, READ_ONLY, sourceFields } from '../lib/common.js';
+import type { DocsIndex, IndexedDoc } from '../lib/docs-index.js';
+import type { Section } from '../lib/document.js';
+
+function headingList(doc: IndexedDoc) {
+  return doc.model.sections
+    .slice(0, 200)
+    .map((s) => ({ heading: s.heading, anchor: s.slug, level: s.level }));
+}
+
+function noMatch(doc: IndexedDoc, what: string, value: string, candidates: string[]): ToolError {
+  const n = doc.model.sections.length;
+  return new ToolError(
+    'SECTION_NOT_FOUND',
+    n === 0
+      ? `no section has ${what} "${value}": the document has no headings.`
+      : `no section has ${what} "${value}"; the document's headings are listed in details.headings (closest first in suggestions).`,
+    {
+      suggestions: suggest(value, candidates),
+      details: { headings: headingList(doc), total_headings: n },
+    },
+  );
+}
+
+/** `docs_get_section`: one section of a file or inline text by heading title or anchor slug. */
+export function getSectionTool(index: DocsIndex) {
+  return defineTool({
+    name: 'docs_get_section',
+    title: 'Get a Markdown section by heading',
+    description: [
+      'Return one section of a Markdown file or of inline Markdown text, picked by heading title or by anchor slug.',
+      "Use it when you hold a file path (or raw Markdown) and know the heading, e.g. the 'Install' section of a README; for anchors from docs_outline or docs_search use docs_read, and to split a whole document use docs_chunk.",
+      "Give exactly one of path and text; anchor (e.g. 'install-1') wins over heading, and heading matches case-insensitively. With duplicate titles the first match is returned and matches tells how many share it: pass its anchor to pick another.",
+      'When nothing matches, SECTION_NOT_FOUND lists the document’s headings in details (closest first in suggestions). Files and text are limited to 10 MB; a long section is cut at max_chars (default 20000) with next_offset to continue.',
+    ].join('\n'),
+    inputSchema: z.object({
+      path: sourceFields.path,
+      text: sourceFields.text,
+      anchor: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          "Anchor slug of the section, e.g. 'install' or 'install-1' for the second 'Install' (a '<doc_id>#' prefix is ignored). Wins over heading.",
+        ),
+      heading: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          "Heading title to find, e.g. 'Install'; case-insensitive, surrounding spaces ignored. Leave out when passing anchor.",
+        ),
+      include_subsections: z
+        .boolean()
+        .default(true)
+        .describe(
+          'True (default) to include the smaller headings under it; false to stop at the next heading of any level.',
+        ),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe(
+          'Character offset into the section text (default 0); pass next_offset to continue a cut section.',
+        ),
+      max_chars: z
+        .number()
+        .int()
+        .min(100)
+        .max(200000)
+        .default(20000)
+        .describe('Most characters of section text to return, 100 to 200000 (default 20000).'),
+    }),
+    outputSchema: z.object({
+      title: z.string().describe('Heading text of the section.'),
+      heading_path: z
+        .array(z.string())
+        .describe('Headings from the outermost ancestor down to this one.'),
+      level: z.number().int().describe('Heading level, 1 to 6.'),
+      anchor: z.string().describe('Anchor slug of the section, unique in the document.'),
+      start_line: z.number().int().describe('Line of the heading (1-based).'),
+      end_line: z.number().int().describe('Last line of the returned section.'),
+      chars: z.number().int().describe('Length of the whole section in characters.'),
+      matches: z
+        .number()
+        .int()
+        .describe('How many sections share the requested heading title (1 for an anchor).'),
+      text: z.string().describe('The section’s original Markdown (this page of it).'),
+      truncated: z.boolean().describe('True when the text was cut at max_chars.'),
+      next_offset: z.number().int().nullable().describe('Offset to continue from, or null.'),
+      doc_id: z
+        .string()
+        .nullable()
+        .describe('Document id when the file is a document of a root, else null.'),
+    }),
+    annotations: READ_ONLY,
+    handler: async (input) => {
+      const doc = (await loadSource(index, input, {
+        required: true,
+        names: { path: 'path', text: 'text', doc_id: '' },
+      }))!;
+      const sections = doc.model.sections;
+      let section: Section | undefined;
+      let matches = 1;
+      if (input.anchor !== undefined) {
+        const slug = input.anchor.slice(input.anchor.lastIndexOf('#') + 1).trim();
+        section = sections.find((s) => s.slug === slug);
+        if (!section)
+          throw noMatch(
+            doc,
+            'anchor',
+            slug,
+            sections.map((s) => s.slug),
+          );
+      } else if (input.heading !== undefined) {
+        const wanted = input.heading.trim().replace(/\s+/g, ' ').toLowerCase();
+        const found = sections.filter(
+          (s) => s.heading.trim().replace(/\s+/g, ' ').toLowerCase() === wanted,
+        );
+        if (found.length === 0)
+          throw noMatch(
+            doc,
+            'heading',
+            input.heading,
+            sections.map((s) => s.heading),
+          );
+        section = found[0]!;
+        matches = found.length;
+      } else {
+        throw new ToolError(
+          'SELECTOR_MISSING',
+          'give heading (a title such as "Install") or anchor (a slug such as "install-1") to pick the section; the document’s headings are in details.headings.',
+          { details: { headings: headingList(doc) } },
+        );
+      }
+      const ext = contentOf(doc, section, input.include_subsections);
+      const page = paginateChars(ext.content, { offset: input.offset, maxChars: input.max_chars });
+      return {
+        title: section.heading,
+        heading_path: section.headingPath,
+        level: section.level,
+        anchor: section.slug,
+        start_line: section.startLine,
+        end_line: ext.endLine,
+        chars: ext.content.length,
+        matches,
+        text: page.content,
+        truncated: page.truncated,
+        next_offset: page.next_offset,
+        doc_id: doc.docId === null ? null : anchorOf(doc, null),
+      };
+    },
+  });
+}

@@ -1,0 +1,83 @@
+import { defineTool, paginateChars } from '@lectern/core';
+import { z } from 'zod';
+import {
+  contentOf,
+  READ_ONLY,
+  resolveAnchor,
+  sectionRef,
+  sectionRefSchema,
+} from '../lib/common.js';
+import type { DocsIndex } from '../lib/docs-index.js';
+
+/** `docs_read`: one section's Markdown by anchor, paginated by characters. */
+export function readTool(index: DocsIndex) {
+  return defineTool({
+    name: 'docs_read',
+    title: 'Read a documentation section',
+    description: [
+      'Read one documentation section by anchor and get its original Markdown, paginated by characters.',
+      'Call it with an anchor returned by docs_outline, docs_search or docs_where (`<doc_id>#<slug>`, or a bare doc_id for the whole document); prefer it over reading whole files, and use docs_get_section instead when you only have a file path or inline text and a heading title.',
+      'A page holds at most max_chars characters (default 3000); when truncated is true, call again with offset set to next_offset: pages never split a character and join back into the exact section text.',
+      'An unknown anchor returns an ANCHOR_NOT_FOUND error whose suggestions are the closest valid anchors (that document’s own anchors when only the slug is wrong).',
+    ].join('\n'),
+    inputSchema: z.object({
+      anchor: z
+        .string()
+        .min(1)
+        .describe(
+          "Section anchor '<doc_id>#<slug>' (e.g. 'guide/install#linux'), or a bare doc_id for the whole document, as returned by docs_outline, docs_search or docs_where.",
+        ),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe(
+          'Character offset to start from (default 0). After a truncated page, pass its next_offset.',
+        ),
+      max_chars: z
+        .number()
+        .int()
+        .min(100)
+        .max(50000)
+        .default(3000)
+        .describe('Most characters to return in this page, 100 to 50000 (default 3000).'),
+      include_subsections: z
+        .boolean()
+        .default(true)
+        .describe(
+          'True (default) to include the subsections below the heading; false to stop at the next heading of any level.',
+        ),
+    }),
+    outputSchema: z.object({
+      ...sectionRefSchema,
+      content: z.string().describe('This page of the section’s original Markdown.'),
+      offset: z.number().int().describe('Offset this page starts at.'),
+      truncated: z.boolean().describe('True when more characters follow this page.'),
+      next_offset: z
+        .number()
+        .int()
+        .nullable()
+        .describe('Offset of the next page, or null at the end.'),
+      total_chars: z.number().int().describe('Length of the whole section in characters.'),
+      version: z.string().describe('SHA-256 of the document file; it changes when the file does.'),
+    }),
+    annotations: READ_ONLY,
+    handler: async (input) => {
+      const { doc, section } = await resolveAnchor(index, input.anchor);
+      const ext = contentOf(doc, section, input.include_subsections);
+      const page = paginateChars(ext.content, { offset: input.offset, maxChars: input.max_chars });
+      const ref = sectionRef(doc, section);
+      return {
+        ...ref,
+        end_line: Math.max(ext.endLine, ref.start_line),
+        content: page.content,
+        offset: page.offset,
+        truncated: page.truncated,
+        next_offset: page.next_offset,
+        total_chars: page.total_chars,
+        version: doc.version,
+      };
+    },
+  });
+}

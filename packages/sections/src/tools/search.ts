@@ -1,0 +1,133 @@
+import { defineTool, ToolError } from '@lectern/core';
+import { z } from 'zod';
+import { READ_ONLY, sectionRef, sectionRefSchema } from '../lib/common.js';
+import type { DocsIndex, IndexedDoc } from '../lib/docs-index.js';
+import { type Hit, scoreAll, snippet, tokenize } from '../lib/search.js';
+
+/** Documents of the roots, optionally only those whose doc_id starts with `scope`. */
+export async function scopedDocs(
+  index: DocsIndex,
+  scope: string | undefined,
+  ctx: { signal: AbortSignal; progress: (p: number, t?: number, m?: string) => Promise<void> },
+): Promise<IndexedDoc[]> {
+  const { docs } = await index.listDocuments({
+    signal: ctx.signal,
+    onProgress: (done, total) => void ctx.progress(done, total, 'indexing documents'),
+  });
+  if (scope === undefined) return docs;
+  const picked = docs.filter((d) => d.docId!.startsWith(scope));
+  if (picked.length === 0) {
+    throw new ToolError(
+      'SCOPE_EMPTY',
+      `no document's doc_id starts with "${scope}"; give a doc_id or a folder prefix such as 'guide/'.`,
+    );
+  }
+  return picked;
+}
+
+/** Orders hits best first; ties by document order then position. */
+export function rank(hits: Hit[]): Hit[] {
+  return hits.sort((a, b) => b.score - a.score || a.doc - b.doc || a.unit - b.unit);
+}
+
+/** `docs_search`: ranked full-text search over section headings and bodies. */
+export function searchTool(index: DocsIndex) {
+  return defineTool({
+    name: 'docs_search',
+    title: 'Search documentation sections',
+    description: [
+      'Full-text search over the headings and bodies of documentation sections across all roots, ranked by relevance.',
+      'Use it to find every section that mentions a term or phrase; to find the one place a topic is documented prefer docs_where, and to read a hit pass its anchor to docs_read.',
+      'Words match case-insensitively with simple English suffix folding (install, installing, installation); each CJK character counts as a word; heading matches weigh three times body matches and sections holding every query word rank first.',
+      'Each result has the anchor, heading path, line range, a snippet around the first match and a score. Page with limit (default 10, max 50) and offset/next_offset; scope restricts to doc_ids with a prefix. A blank query is an EMPTY_QUERY error.',
+    ].join('\n'),
+    inputSchema: z.object({
+      query: z
+        .string()
+        .min(1)
+        .describe(
+          "Words or a phrase to look for, e.g. 'retry timeout'. Punctuation is ignored; must contain at least one letter or digit.",
+        ),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(50)
+        .default(10)
+        .describe('Results per page, 1 to 50 (default 10).'),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe(
+          'Number of ranked results to skip (default 0); pass next_offset from the previous page.',
+        ),
+      scope: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          "Only search documents whose doc_id starts with this text, e.g. 'guide/' for a folder or a full doc_id for one page. Default: everything.",
+        ),
+    }),
+    outputSchema: z.object({
+      results: z
+        .array(
+          z.object({
+            ...sectionRefSchema,
+            snippet: z
+              .string()
+              .describe('Up to about 180 characters of the section around the first match.'),
+            score: z
+              .number()
+              .describe('Relevance score; higher is better, comparable within one query.'),
+          }),
+        )
+        .describe('Matching sections, best first.'),
+      total: z.number().int().describe('Number of matching sections.'),
+      offset: z.number().int().describe('Offset of the first result of this page.'),
+      next_offset: z
+        .number()
+        .int()
+        .nullable()
+        .describe('Offset of the next page, or null at the end.'),
+    }),
+    annotations: READ_ONLY,
+    handler: async (input, ctx) => {
+      const terms = [...new Set(tokenize(input.query))];
+      if (terms.length === 0) {
+        throw new ToolError(
+          'EMPTY_QUERY',
+          'query has no letters or digits to search for; give one or more words.',
+        );
+      }
+      const docs = await scopedDocs(index, input.scope, ctx);
+      const hits = rank(
+        scoreAll(
+          docs.map((d) => d.search()),
+          terms,
+          { head: 3, body: 1 },
+        ),
+      );
+      const page = hits.slice(input.offset, input.offset + input.limit);
+      const end = input.offset + page.length;
+      return {
+        results: page.map((h) => {
+          const doc = docs[h.doc]!;
+          const unit = doc.search().units[h.unit]!;
+          const section = unit.section === -1 ? null : doc.model.sections[unit.section]!;
+          const ref = sectionRef(doc, section);
+          return {
+            ...ref,
+            snippet: snippet(doc.model, unit, input.query, ref.heading),
+            score: Math.round(h.score * 1000) / 1000,
+          };
+        }),
+        total: hits.length,
+        offset: input.offset,
+        next_offset: end < hits.length ? end : null,
+      };
+    },
+  });
+}

@@ -1,0 +1,133 @@
+import { defineTool, ToolError } from '@lectern/core';
+import { z } from 'zod';
+import {
+  loadSource,
+  READ_ONLY,
+  sectionRef,
+  sectionRefSchema,
+  sourceFields,
+} from '../lib/common.js';
+import type { DocsIndex } from '../lib/docs-index.js';
+import { sectionAtLine } from '../lib/document.js';
+import { contentTokens, scoreAll } from '../lib/search.js';
+import { rank, scopedDocs } from './search.js';
+
+/** `docs_where`: the home section of a topic, or the section enclosing a line. */
+export function whereTool(index: DocsIndex) {
+  return defineTool({
+    name: 'docs_where',
+    title: 'Locate where a topic is documented',
+    description: [
+      'Locate the section where a topic is documented, or the section that contains a given line of a document.',
+      "Give query (a term, phrase or question, e.g. 'how do I rotate tokens?') to get the few sections most likely to be its home, heading matches weighing most; or give line with path or doc_id (e.g. from a grep hit) to get the anchor of the innermost section enclosing that line.",
+      'Use it before docs_read when you know the subject but not the page; use docs_search instead for an exhaustive, paged list of every mention.',
+      'Results come best first with anchor, heading path and line range (limit default 3, max 10); common question words are ignored. Mixing query with line, or a line past the end of the document, is an error.',
+    ].join('\n'),
+    inputSchema: z.object({
+      query: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          "Topic to locate: a term, phrase or question such as 'configure the cache'. Leave out when giving line.",
+        ),
+      line: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe(
+          '1-based line number in the document named by path or doc_id; returns the section enclosing it. Leave out when giving query.',
+        ),
+      path: sourceFields.path,
+      doc_id: sourceFields.doc_id,
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(10)
+        .default(3)
+        .describe('Topic mode: most sections to return, 1 to 10 (default 3).'),
+    }),
+    outputSchema: z.object({
+      mode: z.enum(['topic', 'line']).describe('topic for a query, line for a line lookup.'),
+      results: z
+        .array(
+          z.object({
+            ...sectionRefSchema,
+            score: z
+              .number()
+              .nullable()
+              .describe('Topic mode: relevance, higher is better; null in line mode.'),
+            matched_in: z
+              .enum(['heading', 'body', 'line'])
+              .describe(
+                'heading when a query word is in the heading, body when only in the text, line in line mode.',
+              ),
+          }),
+        )
+        .describe('Best first; line mode returns exactly one.'),
+    }),
+    annotations: READ_ONLY,
+    handler: async (input, ctx) => {
+      if (input.query !== undefined) {
+        if (input.line !== undefined || input.path !== undefined || input.doc_id !== undefined) {
+          throw new ToolError(
+            'SOURCE_CONFLICT',
+            'give either query (topic mode) or line with path or doc_id (line mode), not both.',
+          );
+        }
+        const terms = contentTokens(input.query);
+        if (terms.length === 0) {
+          throw new ToolError(
+            'EMPTY_QUERY',
+            'query has no letters or digits; describe the topic in words.',
+          );
+        }
+        const docs = await scopedDocs(index, undefined, ctx);
+        const hits = rank(
+          scoreAll(
+            docs.map((d) => d.search()),
+            terms,
+            { head: 8, body: 1 },
+          ),
+        ).slice(0, input.limit);
+        return {
+          mode: 'topic' as const,
+          results: hits.map((h) => {
+            const doc = docs[h.doc]!;
+            const unit = doc.search().units[h.unit]!;
+            const section = unit.section === -1 ? null : doc.model.sections[unit.section]!;
+            return {
+              ...sectionRef(doc, section),
+              score: Math.round(h.score * 1000) / 1000,
+              matched_in: h.inHeading ? ('heading' as const) : ('body' as const),
+            };
+          }),
+        };
+      }
+      if (input.line === undefined) {
+        throw new ToolError(
+          'SOURCE_MISSING',
+          'give query to locate a topic, or line with path or doc_id to find the section enclosing that line.',
+        );
+      }
+      const doc = (await loadSource(index, input, {
+        required: true,
+        names: { doc_id: 'doc_id', path: 'path', text: '' },
+      }))!;
+      if (input.line > Math.max(doc.model.totalLines, 1)) {
+        throw new ToolError(
+          'LINE_OUT_OF_RANGE',
+          `line ${input.line} is past the end: the document has ${doc.model.totalLines} lines.`,
+          { details: { total_lines: doc.model.totalLines } },
+        );
+      }
+      const section = sectionAtLine(doc.model, input.line);
+      return {
+        mode: 'line' as const,
+        results: [{ ...sectionRef(doc, section), score: null, matched_in: 'line' as const }],
+      };
+    },
+  });
+}
