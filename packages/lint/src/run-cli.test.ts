@@ -105,6 +105,10 @@ describe('lectern-lint lint', () => {
       /^::error file=.*tools\.json,line=4,title=TDQS tdqs\/threshold list_docs::list_docs: TDQS 1\.0 is below 3\./m,
     );
     expect(gh.stdout).toMatch(/^::notice title=TDQS summary::/m);
+    const summary = join(dir, 'summary.md');
+    writeFileSync(summary, '# Job\n');
+    await run('lint', file, '--format', 'json', '--markdown', summary);
+    expect(readFileSync(summary, 'utf8')).toMatch(/^# Job\n## TDQS · server/);
     const sarif = JSON.parse(readFileSync(sarifFile, 'utf8'));
     expect(sarif.version).toBe('2.1.0');
     const result = sarif.runs[0].results.find(

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { appendFile, readFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '@lectern/core';
 import { TIER_ORDER } from './lib/arithmetic.js';
@@ -55,6 +55,7 @@ export const LINT_VERSION: string = (() => {
   }
 })();
 
+/** The `--help` text. */
 export const USAGE = `lectern-lint ${LINT_VERSION}: TDQS scoring and schema changelogs for MCP tools
 
 Usage:
@@ -71,6 +72,7 @@ Lint options:
   --format text|json|sarif|github|markdown   output format (default text)
   --output FILE          write the report to FILE instead of standard output
   --sarif FILE           also write SARIF to FILE
+  --markdown FILE        also write the Markdown report to FILE (appends, e.g. $GITHUB_STEP_SUMMARY)
   --min-tdqs N           fail (exit 1) when any tool scores below N (e.g. 4.5)
   --min-tier A|B|C|D     fail when any tool's tier is below this
   --min-server N|TIER    fail when the server's overall score/tier is below this
@@ -139,6 +141,7 @@ const OPTIONS = {
   format: { type: 'string' },
   output: { type: 'string' },
   sarif: { type: 'string' },
+  markdown: { type: 'string' },
   'min-tdqs': { type: 'string' },
   'min-tier': { type: 'string' },
   'min-server': { type: 'string' },
@@ -296,12 +299,16 @@ async function cmdLint(
     target: loaded.source,
     ...(loaded.file ? { file: loaded.file } : {}),
   });
-  const uri = v.location ?? loaded.file;
+  const located = v.location ?? loaded.file;
+  const uri = located && !isAbsolute(relative(process.cwd(), located)) && !relative(process.cwd(), located).startsWith('..')
+    ? relative(process.cwd(), located)
+    : located;
   let source: string | undefined;
-  if (uri) source = await readFile(uri, 'utf8').catch(() => undefined);
+  if (located) source = await readFile(located, 'utf8').catch(() => undefined);
   const loc = { ...(uri ? { uri } : {}), ...(source ? { source } : {}), version: LINT_VERSION };
   await emit(formatReport(report, format, loc), v.output, io);
   if (v.sarif) await writeFileAtomic(resolve(v.sarif), formatReport(report, 'sarif', loc));
+  if (v.markdown) await appendFile(resolve(v.markdown), formatReport(report, 'markdown', loc));
   if (!report.thresholds.passed && format !== 'text') {
     io.stderr.write(`lectern-lint: ${report.thresholds.failures.length} threshold violation(s)\n`);
   }

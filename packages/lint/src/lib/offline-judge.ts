@@ -4,14 +4,19 @@ import {
   actionVerb,
   contentTokens,
   cue,
+  escapeRegExp,
   excerpt,
   isMutationVerb,
+  isTokenName,
   mentions,
   mentionsParam,
   nameWords,
+  nameWordsShared,
+  paramOccurrences,
   type Sentence,
   STOPWORDS,
   sentences,
+  tokenize,
   tokens,
   words,
 } from './text.js';
@@ -173,6 +178,8 @@ interface Analysis {
   leadVerb: string | null;
   leadWord: string | null;
   siblings: string[];
+  /** The unnamed sibling whose name is closest to this tool's (for fix suggestions). */
+  nearestUnnamed: string | undefined;
   /** Siblings named in a sentence with enough words to relate them to this tool. */
   siblingsNamed: string[];
   whenSentences: string[];
@@ -219,12 +226,13 @@ const IMPERATIVES = new Set([
 
 /** The sibling whose name shares the most words with `name` (ties: first in order). */
 export function nearestSibling(name: string, siblings: readonly string[]): string | undefined {
-  const mine = new Set(nameWords(name));
+  const mine = new Set(nameWordsShared(name));
   let best: string | undefined;
   let bestScore = -1;
   for (const s of siblings) {
-    const theirs = nameWords(s);
-    const shared = theirs.filter((w) => mine.has(w)).length;
+    const theirs = nameWordsShared(s);
+    let shared = 0;
+    for (const w of theirs) if (mine.has(w)) shared++;
     const score = shared / (mine.size + theirs.length - shared || 1);
     if (score > bestScore) {
       best = s;
@@ -249,11 +257,30 @@ function anyMatch(res: readonly RegExp[], text: string): boolean {
   return res.some((re) => re.test(text));
 }
 
-function siblingAlternativeRe(sibling: string): RegExp {
-  const name = sibling.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return cue(
-    `(?:use|call|try|prefer|see|run|usa|use|llama|prueba)\\s+\`?${name}\`?|\`?${name}\`?\\s+(?:instead|is\\s+for|handles|en\\s+su\\s+lugar)`,
-  );
+const ROUTE_BEFORE = new Set(['use', 'call', 'try', 'prefer', 'see', 'run', 'usa', 'llama', 'prueba']);
+
+/**
+ * True when the sentence routes to `sibling`: "use <sibling>", "call <sibling>", "<sibling>
+ * instead", "<sibling> is for", "<sibling> handles", "<sibling> en su lugar".
+ */
+function routesTo(text: string, sibling: string): boolean {
+  if (!isTokenName(sibling)) {
+    const name = escapeRegExp(sibling);
+    return cue(
+      `(?:use|call|try|prefer|see|run|usa|llama|prueba)\\s+\`?${name}\`?|\`?${name}\`?\\s+(?:instead|is\\s+for|handles|en\\s+su\\s+lugar)`,
+    ).test(text);
+  }
+  const ts = tokenize(text);
+  const n = sibling.toLowerCase();
+  for (let i = 0; i < ts.length; i++) {
+    if (ts[i]?.t !== n) continue;
+    if (ROUTE_BEFORE.has(ts[i - 1]?.t ?? '')) return true;
+    const next = ts[i + 1]?.t;
+    if (next === 'instead' || next === 'handles') return true;
+    if (next === 'is' && ts[i + 2]?.t === 'for') return true;
+    if (next === 'en' && ts[i + 2]?.t === 'su' && ts[i + 3]?.t === 'lugar') return true;
+  }
+  return false;
 }
 
 const LEAD_SKIP = new Set(['this', 'tool', 'it', 'that', 'to', 'esta', 'herramienta', 'que']);
@@ -285,16 +312,19 @@ const ARTICLE = new Set(
  * file", "el archivo") reads as prose and does not.
  */
 function paramMentioned(text: string, name: string): boolean {
-  if (!mentionsParam(text, name)) return false;
+  if (!isTokenName(name)) return mentionsParam(text, name);
+  const hits = paramOccurrences(text, name);
+  if (hits.length === 0) return false;
   if (/[_A-Z0-9]/.test(name.slice(1))) return true;
-  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  if (new RegExp(`[\`'"]${esc}(?:s|es)?[\`'"]|${esc}\\s*[=:]`, 'iu').test(text)) return true;
-  const re = new RegExp(`(?<![\\p{L}\\p{N}_])${esc}(?:s|es)?(?![\\p{L}\\p{N}_])`, 'giu');
-  for (const m of text.matchAll(re)) {
-    const before = (text.slice(0, m.index).trimEnd().split(/\s+/).pop() ?? '')
-      .toLowerCase()
-      .replace(/[^\p{L}]/gu, '');
-    if (!ARTICLE.has(before)) return true;
+  const all = tokenize(text);
+  for (const hit of hits) {
+    const before = text[hit.start - 1] ?? '';
+    const after = text.slice(hit.end).trimStart()[0] ?? '';
+    if ('`\'"'.includes(before) && before !== '') return true;
+    if (after === '=' || after === ':') return true;
+    const i = all.indexOf(hit);
+    const prev = i > 0 ? (all[i - 1]?.t ?? '') : '';
+    if (!ARTICLE.has(prev)) return true;
   }
   return false;
 }
@@ -314,18 +344,29 @@ function analyze(input: ToolJudgeInput): Analysis {
   const first = units[0]?.text ?? description;
   const lead = leadVerbOf(first);
   const siblings = [...new Set(siblingToolNames.filter((s) => s !== tool.name))];
+  // Only siblings the text names can matter sentence by sentence; find them with one token set
+  // so a server with hundreds of tools stays linear.
+  const descTokens = new Set(tokens(description));
+  const named = siblings.filter((s) =>
+    isTokenName(s) ? descTokens.has(s.toLowerCase()) : mentions(description, s),
+  );
+  const namedSet = new Set(named);
+  const nearestUnnamed = nearestSibling(
+    tool.name,
+    siblings.filter((s) => !namedSet.has(s)),
+  );
 
   const whenSentences: string[] = [];
   const notSentences: string[] = [];
   const usage = new Set<number>();
   const lists = new Set(units.filter((s) => isKeywordList(s.text)).map((s) => s.index));
-  const selfAndSiblings = new Set([tool.name, ...siblings].map((n) => n.toLowerCase()));
+  const selfAndSiblings = new Set([tool.name, ...named].map((n) => n.toLowerCase()));
   for (const s of units) {
     const n = words(s.text).length;
     const substance = contentTokens(s.text).filter(
       (t) => !USAGE_VOCABULARY.has(t) && !selfAndSiblings.has(t),
     ).length;
-    const alt = siblings.some((sib) => siblingAlternativeRe(sib).test(s.text));
+    const alt = named.some((sib) => routesTo(s.text, sib));
     if (lists.has(s.index) || substance < (alt ? 1 : 2)) continue;
     if (n >= 5 && anyMatch(WHEN_CUES, s.text)) {
       whenSentences.push(s.text);
@@ -336,17 +377,17 @@ function analyze(input: ToolJudgeInput): Analysis {
       usage.add(s.index);
     }
   }
-  const siblingsNamed = siblings.filter((sib) =>
+  const siblingsNamed = named.filter((sib) =>
     units.some((s) => {
       if (lists.has(s.index) || !mentions(s.text, sib)) return false;
       const ws = words(s.text);
-      const named = siblings.filter((x) => mentions(s.text, x)).length;
-      return ws.length >= 5 && named / ws.length <= 0.5;
+      const count = named.filter((x) => mentions(s.text, x)).length;
+      return ws.length >= 5 && count / ws.length <= 0.5;
     }),
   );
   const usageTexts = [...whenSentences, ...notSentences];
-  const siblingsInUsage = siblings.filter((sib) => usageTexts.some((t) => mentions(t, sib)));
-  const alternatives = siblings.filter((sib) => notSentences.some((t) => mentions(t, sib)));
+  const siblingsInUsage = named.filter((sib) => usageTexts.some((t) => mentions(t, sib)));
+  const alternatives = named.filter((sib) => notSentences.some((t) => mentions(t, sib)));
   const implied = siblingsNamed.length > 0 || units.some((s) => anyMatch(IMPLIED_CUES, s.text));
 
   const hasOutput = signals.hasOutputSchema;
@@ -443,6 +484,7 @@ function analyze(input: ToolJudgeInput): Analysis {
     leadVerb: lead.verb,
     leadWord: lead.word,
     siblings,
+    nearestUnnamed,
     siblingsNamed,
     whenSentences,
     notSentences,
@@ -514,9 +556,12 @@ function purpose(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
         : `and sets it apart from siblings by naming ${list(a.siblingsNamed.length ? a.siblingsNamed : a.alternatives)} in relation to it.`;
     return judgement(5, `${lead} ${how}`, 'No change needed: keep the purpose sentence first.');
   }
-  const unnamed = siblings.filter((s) => !a.siblingsNamed.includes(s));
-  const nearest = nearestSibling(input.tool.name, unnamed);
-  const missing = [...new Set([nearest, ...unnamed].filter((s): s is string => !!s))].slice(0, 2);
+  const missing: string[] = [];
+  if (a.nearestUnnamed) missing.push(a.nearestUnnamed);
+  for (const s of siblings) {
+    if (missing.length >= 2) break;
+    if (!a.siblingsNamed.includes(s) && !missing.includes(s)) missing.push(s);
+  }
   const why =
     siblings.length === 0
       ? 'but does not scope it (which item, by what key, from where).'
@@ -533,10 +578,7 @@ function purpose(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
 }
 
 function usageGuidelines(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
-  const near = nearestSibling(
-    input.tool.name,
-    a.siblings.filter((s) => !a.siblingsInUsage.includes(s)),
-  );
+  const near = a.nearestUnnamed ?? a.siblings.find((s) => !a.siblingsInUsage.includes(s));
   if (a.degenerate) {
     return judgement(
       1,

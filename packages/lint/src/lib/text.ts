@@ -7,21 +7,75 @@ const WORD_CHAR = '[\\p{L}\\p{N}_]';
  * ASCII-only, which breaks on words such as "úsalo").
  */
 export function cue(source: string, flags = 'iu'): RegExp {
-  return new RegExp(`(?<!${WORD_CHAR})(?:${source})(?!${WORD_CHAR})`, flags);
+  const key = `${flags}:${source}`;
+  let re = CUE_CACHE.get(key);
+  if (!re) {
+    re = new RegExp(`(?<!${WORD_CHAR})(?:${source})(?!${WORD_CHAR})`, flags);
+    if (CUE_CACHE.size >= 4096) CUE_CACHE.clear();
+    CUE_CACHE.set(key, re);
+  }
+  return re;
 }
+
+const CUE_CACHE = new Map<string, RegExp>();
 
 /** Escapes a literal for use inside a RegExp. */
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** A token of a text with its position. */
+export interface Token {
+  /** Lowercased token. */
+  t: string;
+  start: number;
+  end: number;
+}
+
+const TOKEN_RE = /[\p{L}\p{N}_]+/gu;
+const TOKEN_NAME = /^[\p{L}\p{N}_]+$/u;
+const TOKEN_CACHE = new Map<string, Token[]>();
+
+/**
+ * The identifier-like tokens of `text` (letters, digits, underscores), lowercased, with their
+ * positions; memoized, because the judge asks about the same sentences many times.
+ */
+export function tokenize(text: string): readonly Token[] {
+  let out = TOKEN_CACHE.get(text);
+  if (!out) {
+    out = [];
+    for (const m of text.matchAll(TOKEN_RE)) {
+      out.push({ t: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+    }
+    if (TOKEN_CACHE.size >= 5000) TOKEN_CACHE.clear();
+    TOKEN_CACHE.set(text, out);
+  }
+  return out;
+}
+
+/** True when `name` is a single identifier token (`read_page`, `startLine`). */
+export function isTokenName(name: string): boolean {
+  return TOKEN_NAME.test(name);
+}
+
 /** True when `text` contains `name` as a whole identifier (case-insensitive). */
 export function mentions(text: string, name: string): boolean {
+  if (isTokenName(name)) {
+    const n = name.toLowerCase();
+    return tokenize(text).some((x) => x.t === n);
+  }
   return cue(escapeRegExp(name)).test(text);
+}
+
+/** Positions where `text` names `name` or its plural (`names`, `namees`) as a whole token. */
+export function paramOccurrences(text: string, name: string): Token[] {
+  const n = name.toLowerCase();
+  return tokenize(text).filter((x) => x.t === n || x.t === `${n}s` || x.t === `${n}es`);
 }
 
 /** True when `text` contains the identifier `name`, or its plural, as a whole word. */
 export function mentionsParam(text: string, name: string): boolean {
+  if (isTokenName(name)) return paramOccurrences(text, name).length > 0;
   return cue(`${escapeRegExp(name)}(?:s|es)?`).test(text);
 }
 
@@ -37,12 +91,25 @@ export function tokens(text: string): string[] {
 
 /** Splits a tool or parameter name into lowercase words: `atlas_read` / `readPage` / `read-page`. */
 export function nameWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
+  return [...nameWordsShared(name)];
 }
+
+/** {@link nameWords} without the defensive copy (callers must not mutate the result). */
+export function nameWordsShared(name: string): readonly string[] {
+  let cached = NAME_WORDS.get(name);
+  if (!cached) {
+    cached = name
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+      .map((w) => w.toLowerCase());
+    if (NAME_WORDS.size >= 10_000) NAME_WORDS.clear();
+    NAME_WORDS.set(name, cached);
+  }
+  return cached;
+}
+
+const NAME_WORDS = new Map<string, string[]>();
 
 const ABBREVIATIONS = /(?:^|\s)(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|p\.ej|ej|aprox)\.$/i;
 
