@@ -178,7 +178,8 @@ export function removeJournal(stateDir: string): void {
 /** True when a journal is waiting in the state folder. */
 export function hasJournal(stateDir: string): boolean {
   try {
-    return lstatSync(join(stateDir, JOURNAL_FILE)).isFile();
+    // lstat the folder first: a state folder replaced by a link is never looked into.
+    return lstatSync(stateDir).isDirectory() && lstatSync(join(stateDir, JOURNAL_FILE)).isFile();
   } catch {
     return false;
   }
@@ -303,40 +304,22 @@ export function recover(
   checkPath: (rel: string) => string,
 ): RecoveryReport | null {
   const journal = readJournal(stateDir);
-  let report: RecoveryReport | null = null;
+  const report: RecoveryReport = {
+    batch_id: null,
+    completed: [],
+    skipped: [],
+    temp_files_removed: 0,
+    at: new Date().toISOString(),
+  };
   if (journal === 'corrupt') {
-    const aside = `journal.unreadable-${Date.now()}.json`;
-    renameSync(join(stateDir, JOURNAL_FILE), join(stateDir, aside));
+    report.quarantined = `journal.unreadable-${Date.now()}.json`;
+    renameSync(join(stateDir, JOURNAL_FILE), join(stateDir, report.quarantined));
     fsyncDirSync(stateDir);
-    report = {
-      batch_id: null,
-      completed: [],
-      skipped: [],
-      temp_files_removed: 0,
-      at: new Date().toISOString(),
-      quarantined: aside,
-    };
   } else if (journal) {
-    const { completed, skipped } = applyJournalSide(rootPath, journal, 'after', checkPath);
+    Object.assign(report, applyJournalSide(rootPath, journal, 'after', checkPath));
+    report.batch_id = journal.batch_id;
     removeJournal(stateDir);
-    report = {
-      batch_id: journal.batch_id,
-      completed,
-      skipped,
-      temp_files_removed: 0,
-      at: new Date().toISOString(),
-    };
   }
-  const removed = sweepTempFiles(rootPath, stateDir);
-  if (removed > 0) {
-    report ??= {
-      batch_id: null,
-      completed: [],
-      skipped: [],
-      temp_files_removed: 0,
-      at: new Date().toISOString(),
-    };
-    report.temp_files_removed = removed;
-  }
-  return report;
+  report.temp_files_removed = sweepTempFiles(rootPath, stateDir);
+  return journal === null && report.temp_files_removed === 0 ? null : report;
 }

@@ -49,11 +49,6 @@ export class LinkResolver {
     else this.byName.set(name, [path]);
   }
 
-  /** True when the set holds exactly this path. */
-  has(path: string): boolean {
-    return this.byPath.get(path.toLowerCase())?.includes(path) ?? false;
-  }
-
   private isPage(path: string): boolean {
     const lower = path.toLowerCase();
     return this.pageExtensions.some((e) => lower.endsWith(e));

@@ -6,10 +6,10 @@ import { offsetParam, wikiParam } from '../lib/schemas.js';
 import { INDEX_FILE, LOG_FILE } from '../lib/wiki.js';
 
 const DESCRIPTION = `List the pages of one wiki with path, title, size, version and modification time, optionally narrowed to a folder or a glob.
-Use it to browse or to collect paths and versions; to find pages by what they say, use search_wiki, and open a page with read_page.
-The title is the front matter "title", else the first level-1 heading, else the file name. Hidden folders (.obsidian, .git, .lectern), temporary files and non-page files never appear.
-Sorted by path, or newest first with sort="modified"; paged by offset and limit, and next_offset is null on the last page.
-An unknown wiki id or a folder that does not exist is refused with the closest matches.`;
+Use it to browse a wiki or to collect paths and versions; to find pages by what they say use search_wiki instead, and open a page with read_page.
+folder and glob combine (a page must match both); glob is matched against the full path from the wiki root. sort="modified" puts the most recently changed pages first (default: by path). For the next page of results pass next_offset as offset; it is null on the last page.
+Titles come from front matter "title", else the first level-1 heading, else the file name. Hidden folders (.obsidian, .git, .lectern), temporary files and non-page files never appear; unreadable pages are listed with a problem note.
+An unknown wiki id, or a folder that is missing or hidden, is refused with the closest valid names.`;
 
 /** The list_pages tool: a paged, filtered listing of a wiki's pages. */
 export function listPagesTool(runtime: WikiRuntime) {

@@ -5,10 +5,10 @@ import { renderPage } from '../lib/page.js';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { wikiParam } from '../lib/schemas.js';
 
-const DESCRIPTION = `Open one page of a wiki, or one of its root files (index.md, log.md, the schema file), whole or as a window of lines.
-Take paths from list_pages or search_wiki; to find a page by words, use search_wiki first.
+const DESCRIPTION = `Read one page of a wiki, or one of its root files (index.md, log.md, the schema file), whole or as a window of lines.
+Use it after list_pages or search_wiki gave you a path, and before any edit; to find a page by words, call search_wiki first.
 By default links are rendered for people: [[Page|alias]] reads as the alias, [[Page#Heading]] as "Page > Heading", embeds as "[embed: Page]", block ids are hidden; code spans and code blocks keep their text as written. Show this form to users.
-Before editing, read with raw=true: it returns the stored text unchanged, which is what write_batch replace must quote, and the version to send as expected_version.
+Set raw=true before editing: it returns the stored text unchanged, which is what write_batch replace must quote, and the version to send as expected_version.
 offset is a 1-based line and limit a line count (the rest of the page when omitted); truncated=true means next_offset continues. Line numbers are the same in both modes.
 Refused with the nearest existing paths when the page is missing; hidden, non-page and outside-the-wiki paths are refused too.`;
 

@@ -3,10 +3,11 @@ import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
 
-const DESCRIPTION = `Full-text search of one wiki's pages, ranked by BM25 with a title or alias hit worth more than a tag hit, and a tag hit more than body text.
-Use it to find pages by topic or wording; to browse a folder use list_pages, and to read a hit call read_page with its path (pass its line as offset to jump there).
-Words are matched case- and accent-insensitively with simple plural folding; a page needs only one of the words, but pages with more of them rank higher. Prefix a word with # (e.g. #pests) to match tags only.
-Snippets are one line of the page with wikilinks shown as plain text. Paged with offset and limit (at most 50 per call); next_offset is null on the last page.`;
+const DESCRIPTION = `Search the pages of one wiki by words, ranked by BM25 so that hits in titles and aliases weigh most, then tags, then body text.
+Use it to find pages by topic or wording; to browse a folder use list_pages instead, and to read a hit call read_page with its path (pass its line as offset to land on the snippet).
+query words match case- and accent-insensitively with simple plural folding; a page needs only one word, but pages with more of them rank higher, and #word matches tags only. folder (relative to the wiki root, e.g. "wiki/harvest") limits the search to that subtree.
+Each snippet is one rendered line of the page (wikilinks shown as text, at most 240 characters). Paged with offset and limit, at most 50 hits per call; next_offset is null on the last page.
+A query with no letters or digits, an unknown wiki or a missing folder is refused with a message naming the problem and, for names, the closest matches.`;
 
 /** The search_wiki tool: ranked full-text search with snippets. */
 export function searchWikiTool(runtime: WikiRuntime) {

@@ -4,11 +4,11 @@ import type { Operation } from '../lib/batch.js';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { versionSchema, wikiParam } from '../lib/schemas.js';
 
-const DESCRIPTION = `Change one wiki with a list of operations applied all together or not at all: put (create or overwrite a page), append, replace (exact text, with a counted number of hits), delete, and move (rename a page and fix every wikilink and Markdown link to it, keeping aliases and #heading parts).
-Every operation on a page that already exists needs expected_version, as returned by read_page or list_pages; an operation that creates a page must omit it and fails if the page exists. Read with read_page raw=true before a replace so old_text matches byte for byte.
-If any operation is invalid or any version is stale, nothing is written and the error (code BATCH_REJECTED) lists each failed operation by 0-based index with its reason and the page's current version.
-dry_run=true returns unified diffs and the resulting versions without writing. log adds a dated entry to log.md in the same batch.
-On success you get each page's new version and any wikilinks that now lead to a missing page, heading or block. Pages are Markdown files under the size limit; hidden folders, symbolic links and paths outside the wiki are refused. Writes are atomic and crash-safe, and one writer at a time holds the wiki.`;
+const DESCRIPTION = `Edit pages of one wiki in a single all-or-nothing batch. It never returns page text: to look at pages use read_page or search_wiki instead.
+operations run in order, each on the result of the ones before: put creates or overwrites a page, append adds to its end, replace swaps exact text (expected_occurrences times), delete removes it, move renames it and rewrites every link to it (aliases and #heading parts kept).
+Use it after read_page with raw=true gave you each page's exact text (to copy into old_text) and version: every operation on an existing page needs that expected_version; omit it only to create a page.
+Any invalid operation or stale version writes nothing: the BATCH_REJECTED error lists each failure by 0-based index with its reason and the page's current version. dry_run=true (default false) previews unified diffs and resulting versions; the optional log note becomes a dated log.md entry written in the same batch.
+Success returns new versions and the wikilinks now leading nowhere. Hidden folders, symbolic links, non-page files, oversized pages and paths outside the wiki are refused; writes are atomic, crash-safe and locked per wiki across processes.`;
 
 const path = z
   .string()
