@@ -282,7 +282,7 @@ export class BatchPlanner {
       if (expected !== undefined && expected !== slot.diskVersion && expected !== versionOf(slot)) {
         throw fail(
           'VERSION_MISMATCH',
-          `expected_version ${expected} matches neither the page's version before the batch nor after the earlier operations on it.`,
+          `expected_version ${expected} matches neither the version of ${slot.path} before the batch nor its version after the earlier operations on it.`,
         );
       }
       return;
@@ -622,8 +622,9 @@ export class BatchPlanner {
         r.op === 'move' ? `move ${r.path} -> ${r.new_path}` : `${r.op} ${r.path}`,
       );
       logEntry = formatLogEntry(options.log, summary, options.now ?? new Date());
-      const slot = await this.slot(LOG_FILE);
+      let slot: Slot | undefined;
       try {
+        slot = await this.slot(LOG_FILE);
         this.checkText(options.log, 'log');
         if (slot.exists && slot.problem) this.editable(slot, 'append to');
         const text = slot.exists ? (slot.text ?? '') : '';
@@ -652,7 +653,7 @@ export class BatchPlanner {
           path: LOG_FILE,
           code: e.code,
           message: `the log entry cannot be added: ${e.message}`,
-          current_version: slot.diskVersion,
+          current_version: slot?.diskVersion ?? null,
         });
       }
     }

@@ -6,6 +6,8 @@ import { isTempName, sha256 } from '@lectern/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { wikiTools } from '../index.js';
 import { PACKAGE_DIR, removeDir, tempDir, writeFiles } from '../test-helpers/wiki.js';
+import { WikiSet } from './wiki.js';
+import { WikiWriter } from './writer.js';
 
 const CHILD = join(PACKAGE_DIR, 'src/test-helpers/writer-child.mjs');
 const dirs: string[] = [];
@@ -178,5 +180,28 @@ describe('all-or-nothing across crashes', () => {
       expect(readFileSync(join(dir, 'log.md'), 'utf8')).toMatch(/crash test/);
       expect(allNames(dir).filter(isTempName)).toEqual([]);
     }
+  });
+});
+
+describe('an I/O error while applying', () => {
+  it('puts back the pages already written and reports WRITE_FAILED', async () => {
+    const dir = wikiDir(Object.fromEntries(pagePaths.map((p) => [p, body(1, p)])));
+    const wiki = new WikiSet({ wikis: [{ id: 'w', path: dir }] }).get('w');
+    const writer = new WikiWriter(wiki);
+    const operations = pagePaths.map((p) => ({
+      op: 'put' as const,
+      path: p,
+      content: body(2, p),
+      expected_version: sha256(body(1, p)),
+    }));
+    await expect(
+      writer.run({ operations }, undefined, (_path, index) => {
+        if (index === 2) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+      }),
+    ).rejects.toMatchObject({ code: 'WRITE_FAILED', details: { errno: 'ENOSPC' } });
+    expect(pagePaths.map((p) => generationOf(dir, p))).toEqual(pagePaths.map(() => 1));
+    expect(existsSync(join(dir, '.lectern/journal.json'))).toBe(false);
+    expect(existsSync(join(dir, '.lectern/write.lock'))).toBe(false);
+    expect(allNames(dir).filter(isTempName)).toEqual([]);
   });
 });

@@ -86,5 +86,7 @@ describe('search_wiki', () => {
       'UNKNOWN_WIKI',
     );
     expect((await search({ query: '' })).isError).toBe(true);
+    const many = Array.from({ length: 33 }, (_, i) => `word${i}`).join(' ');
+    expect((await search({ query: many })).data.code).toBe('QUERY_TOO_LONG');
   });
 });

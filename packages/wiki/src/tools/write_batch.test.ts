@@ -466,6 +466,34 @@ describe('write_batch: limits and refusals', () => {
     expect(file('notes.txt')).toBe('plain');
   });
 
+  it('refuses to edit a page that is not text, and a move onto itself', async () => {
+    writeFiles(dir, { 'bad.md': new Uint8Array([0x61, 0xff]) });
+    const res = await batch({
+      operations: [
+        { op: 'append', path: 'bad.md', content: 'x', expected_version: version('bad.md') },
+        {
+          op: 'move',
+          path: 'index.md',
+          new_path: './index.md',
+          expected_version: version('index.md'),
+        },
+      ],
+    });
+    expect(res.data.details.failures.map((f: { code: string }) => f.code)).toEqual([
+      'PAGE_NOT_TEXT',
+      'INVALID_OPERATION',
+    ]);
+    expect(res.data.details.failures[0].message).toMatch(/not valid UTF-8/);
+    // A page that is not text can still be replaced whole.
+    const put = await batch({
+      operations: [
+        { op: 'put', path: 'bad.md', content: 'fixed\n', expected_version: version('bad.md') },
+      ],
+    });
+    expect(put.isError).toBe(false);
+    expect(file('bad.md')).toBe('fixed\n');
+  });
+
   it('rejects malformed batches at the schema', async () => {
     const tooMany = Array.from({ length: 101 }, (_, i) => ({
       op: 'put',
