@@ -67,11 +67,11 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'buscar_memoria',
     title: 'Buscar en la memoria',
     description: [
-      'Búsqueda de texto completo en las notas indexadas (Markdown y texto de las fuentes configuradas); devuelve citas ordenadas por relevancia que señalan el archivo y las líneas de cada fragmento encontrado, con un extracto resaltado.',
-      'Úsala para ubicar dónde se habla de algo y luego abre solo esas líneas con leer_fragmento, en vez de leer archivos completos; para ver las fuentes o si hay cambios sin indexar, usa listar_fuentes.',
+      'Busca palabras o frases en las notas indexadas (Markdown y texto de las fuentes configuradas) y devuelve citas ordenadas por relevancia: archivo, líneas y un extracto resaltado de cada fragmento.',
+      'Úsala para ubicar dónde se habla de algo y luego abre solo esas líneas con leer_fragmento, en vez de leer archivos completos; para ver las fuentes o si hay cambios sin indexar, usa listar_fuentes. consulta lleva las palabras; fuente (un id de listar_fuentes) y patron_ruta acotan dónde buscar.',
       'No distingue mayúsculas ni acentos (cafe encuentra café); las "comillas" buscan una frase exacta y un * final busca por prefijo; los demás operadores se tratan como texto salvo con sintaxis_fts.',
       'Si ningún fragmento contiene todos los términos, devuelve los que tengan alguno y match vale "any".',
-      'La primera llamada construye el índice si nunca se creó; los resultados reflejan la última reindexación y stale: true marca archivos editados después (ejecuta reindexar). Hasta 50 citas por página; continúa con next_offset.',
+      'La primera llamada construye el índice si nunca se creó; los resultados reflejan la última reindexación y stale: true marca archivos editados después (ejecuta reindexar). Hasta 50 citas por página; continúa con next_offset. Una fuente desconocida falla con UNKNOWN_SOURCE y sugiere los ids válidos; una expresión FTS inválida con sintaxis_fts falla con INVALID_QUERY.',
     ].join(' '),
     inputSchema: z.object({
       consulta: z
@@ -137,7 +137,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'leer_fragmento',
     title: 'Leer fragmento',
     description: [
-      'Devuelve líneas numeradas de una nota indexada tal como está hoy en disco, para ver el contexto de una cita de buscar_memoria sin cargar el archivo completo.',
+      'Lee líneas numeradas de una nota indexada tal como está hoy en disco. Úsala después de buscar_memoria para ver el contexto de una cita sin cargar el archivo completo; para encontrar en qué nota está algo, usa buscar_memoria, no esta herramienta.',
       `Pasa la ruta de la cita con su rango (desde, hasta) o una ventana un poco más amplia; sin rango entrega las primeras ${MAX_FRAGMENT_LINES} líneas.`,
       `Cada llamada trae como mucho ${MAX_FRAGMENT_LINES} líneas (y 256 KB) y un rango mayor falla con RANGE_TOO_LARGE; has_more y next_start_line indican dónde seguir.`,
       'Solo abre archivos del índice: otra ruta falla con NOT_INDEXED y sugiere las rutas indexadas más parecidas, un archivo borrado después de indexar falla con FILE_DELETED y un desde posterior al final falla con LINE_OUT_OF_RANGE.',
@@ -196,9 +196,9 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'reindexar',
     title: 'Reindexar la memoria',
     description: [
-      'Pone al día el índice de la memoria con las carpetas de notas: agrega archivos nuevos, vuelve a fragmentar los modificados, sigue los renombrados y quita los borrados; se saltan los que no cambiaron de tamaño ni de fecha.',
-      'Úsala después de editar notas o cuando listar_fuentes muestre cambios pendientes; buscar_memoria sigue respondiendo con el índice anterior hasta que termina, porque todos los cambios se confirman en una sola transacción.',
-      'Activa completo solo si los resultados parecen incorrectos: relee todo.',
+      'Actualiza el índice de la memoria con las carpetas de notas: agrega archivos nuevos, vuelve a fragmentar los modificados, sigue los renombrados y quita los borrados; se saltan los que no cambiaron de tamaño ni de fecha.',
+      'Úsala después de editar notas o cuando listar_fuentes muestre cambios pendientes; no hace falta antes de la primera búsqueda, porque buscar_memoria construye el índice si no existe. buscar_memoria sigue respondiendo con el índice anterior hasta que termina, porque todos los cambios se confirman en una sola transacción.',
+      'completo (por defecto false) descarta el índice y relee todo: actívalo solo si los resultados parecen incorrectos.',
       'Los archivos que no se pueden indexar (UTF-8 inválido, binarios, más grandes que el límite) quedan fuera y aparecen en errors, sin que falle la llamada.',
       'Envía notificaciones de progreso si el cliente las pide; falla con INDEX_BUSY si otro proceso ocupa el índice más de un minuto. Solo escribe la base del índice, nunca las notas.',
     ].join(' '),

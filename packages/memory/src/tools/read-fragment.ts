@@ -40,7 +40,7 @@ export function memoryReadFragmentTool(store: MemoryStore) {
     name: MEMORY_READ_FRAGMENT,
     title: 'Read memory fragment',
     description: [
-      'Read numbered lines of one indexed note as it is on disk now, to expand a memory_search citation without loading the whole file.',
+      'Read numbered lines of one indexed note as it is on disk now. Use it after memory_search to expand a citation without loading the whole file; to find which note mentions something, use memory_search instead.',
       `Pass the citation's path with its start_line and end_line, or a slightly wider window; with no range you get the first ${MAX_FRAGMENT_LINES} lines.`,
       `At most ${MAX_FRAGMENT_LINES} lines (and 256 KB) per call, and a larger range fails with RANGE_TOO_LARGE; has_more and next_start_line say where to continue.`,
       'Only indexed files can be read: other paths fail with NOT_INDEXED plus the closest indexed paths, a file deleted since indexing fails with FILE_DELETED, and a start past the end fails with LINE_OUT_OF_RANGE.',

@@ -22,7 +22,7 @@ export function memoryReindexTool(store: MemoryStore) {
     name: MEMORY_REINDEX,
     title: 'Reindex memory',
     description: [
-      'Bring the memory index up to date with the source folders: add new files, re-chunk changed ones, follow renames and drop deleted ones; files with unchanged size and modification time are skipped.',
+      'Update the memory index from the source folders: add new files, re-chunk changed ones, follow renames and drop deleted ones; files with unchanged size and modification time are skipped.',
       'Use it after editing notes or when memory_list_sources shows pending changes; memory_search keeps answering from the previous index until this finishes, because all changes commit in one transaction.',
       'Set full only when results look wrong: it re-reads everything.',
       'Files that cannot be indexed (invalid UTF-8, binary, over the size limit) are left out and listed in errors without failing the call.',
