@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docsFixture } from '../test-helpers/fixture.js';
+import { session } from '../test-helpers/mcp.js';
+import { mdChunkTools } from './md-chunk.js';
+
+let fx: ReturnType<typeof docsFixture>;
+let s: Awaited<ReturnType<typeof session>>;
+// biome-ignore lint/suspicious/noExplicitAny: JSON schema from tools/list
+let listed: any[];
+beforeAll(async () => {
+  fx = docsFixture();
+  s = await session(mdChunkTools({ roots: [{ id: 'docs', path: fx.dir }] }));
+  listed = (await s.client.listTools()).tools;
+});
+afterAll(async () => {
+  await s.close();
+  fx.cleanup();
+});
+const tool = (name: string) => listed.find((t) => t.name === name);
+
+describe('md-chunk preset surface', () => {
+  it('has the three seed tool names', () => {
+    expect(listed.map((t) => t.name)).toEqual([
+      'get_section',
+      'outline_markdown',
+      'chunk_markdown',
+    ]);
+    for (const t of listed)
+      expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+  });
+
+  it('get_section takes the seed parameters with include_subsections defaulting to true', () => {
+    const schema = tool('get_section').inputSchema;
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      'anchor',
+      'heading',
+      'include_subsections',
+      'path',
+      'text',
+    ]);
+    expect(schema.required ?? []).toEqual([]);
+    expect(schema.properties.include_subsections).toMatchObject({ type: 'boolean', default: true });
+    expect(Object.keys(tool('get_section').outputSchema.properties)).toEqual(
+      expect.arrayContaining([
+        'title',
+        'heading_path',
+        'level',
+        'anchor',
+        'start_line',
+        'end_line',
+        'chars',
+        'matches',
+        'text',
+      ]),
+    );
+  });
+
+  it('outline_markdown and chunk_markdown take path/text plus their own options', () => {
+    expect(Object.keys(tool('outline_markdown').inputSchema.properties).sort()).toEqual([
+      'max_depth',
+      'path',
+      'text',
+    ]);
+    expect(tool('outline_markdown').inputSchema.properties.max_depth).toMatchObject({
+      default: 6,
+      minimum: 1,
+      maximum: 6,
+    });
+    expect(Object.keys(tool('chunk_markdown').inputSchema.properties).sort()).toEqual([
+      'max_chars',
+      'offset',
+      'path',
+      'text',
+    ]);
+    expect(tool('chunk_markdown').inputSchema.properties.max_chars).toMatchObject({
+      default: 2000,
+      minimum: 200,
+      maximum: 100000,
+    });
+  });
+});
+
+describe('md-chunk preset calls', () => {
+  it('get_section returns the seed shape by heading and by anchor', async () => {
+    const r = await s.call('get_section', { path: 'faq.md', heading: 'install' });
+    expect(r.isError).toBe(false);
+    expect(r.data).toEqual({
+      title: 'Install',
+      heading_path: ['FAQ', 'Install'],
+      level: 2,
+      anchor: 'install',
+      start_line: 3,
+      end_line: 9,
+      chars: 37,
+      matches: 2,
+      text: '## Install\n\nFirst.\n\n### Example\n\nOne.',
+      truncated: false,
+    });
+    const second = await s.call('get_section', { text: '# A\n## B\nx\n## B\ny\n', anchor: 'b-1' });
+    expect(second.data).toMatchObject({ title: 'B', start_line: 4, text: '## B\ny', matches: 1 });
+  });
+
+  it('get_section errors for both, neither and an unknown heading', async () => {
+    expect(
+      (await s.call('get_section', { path: 'faq.md', text: '# x', heading: 'x' })).data.code,
+    ).toBe('SOURCE_CONFLICT');
+    expect((await s.call('get_section', { heading: 'x' })).data.code).toBe('SOURCE_MISSING');
+    const miss = await s.call('get_section', { path: 'faq.md', heading: 'Uninstall' });
+    expect(miss.data.code).toBe('SECTION_NOT_FOUND');
+    expect(miss.data.suggestions[0]).toBe('Install');
+  });
+
+  it('outline_markdown lists headings with slugs', async () => {
+    const r = await s.call('outline_markdown', { path: 'guide.md', max_depth: 2 });
+    expect(r.data).toMatchObject({ title: 'Guide', total: 3 });
+    expect(r.data.headings.map((h: { anchor: string }) => h.anchor)).toEqual([
+      'guide',
+      'install',
+      'configure',
+    ]);
+    expect((await s.call('outline_markdown', {})).data.code).toBe('SOURCE_MISSING');
+  });
+
+  it('chunk_markdown chunks text and a file', async () => {
+    const r = await s.call('chunk_markdown', { text: 'pre\n\n# A\nx\n' });
+    expect(r.data).toEqual({
+      chunks: [
+        {
+          index: 0,
+          heading_path: [],
+          anchor: '',
+          start_line: 1,
+          end_line: 1,
+          chars: 3,
+          oversized: false,
+          text: 'pre',
+        },
+        {
+          index: 1,
+          heading_path: ['A'],
+          anchor: 'a',
+          start_line: 3,
+          end_line: 4,
+          chars: 5,
+          oversized: false,
+          text: '# A\nx',
+        },
+      ],
+      total_chunks: 2,
+      next_offset: null,
+    });
+    const file = await s.call('chunk_markdown', { path: 'crlf.md' });
+    expect(file.data.chunks[0].text).toBe(
+      '# Windows\r\n\r\nLine one.\r\n\r\n## Part\r\n\r\nLine two.',
+    );
+    expect((await s.call('chunk_markdown', { text: 'x', max_chars: 199 })).isError).toBe(true);
+  });
+});

@@ -1,0 +1,94 @@
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realisticDocument } from './lib/corpus.js';
+import type { ParseEvent } from './lib/docs-index.js';
+import { sectionTools } from './sections.js';
+import { session, tempTree } from './test-helpers/mcp.js';
+
+describe('caching through the tools', () => {
+  it('parses a document once across tools and calls, and again only after it changes', async () => {
+    const t = tempTree({ 'a.md': '# A\n## B\ntext\n', 'c.md': '# C\n' });
+    const events: ParseEvent[] = [];
+    const s = await session(
+      sectionTools({ roots: [{ id: 'd', path: t.dir }], onParse: (e) => events.push(e) }),
+    );
+    try {
+      await s.call('docs_outline', {});
+      expect(events.map((e) => e.path)).toEqual(['a.md', 'c.md']);
+      await s.call('docs_read', { anchor: 'a#b' });
+      await s.call('docs_search', { query: 'text' });
+      await s.call('docs_where', { doc_id: 'a', line: 3 });
+      await s.call('docs_chunk', { doc_id: 'a' });
+      await s.call('docs_get_section', { path: 'a.md', heading: 'B' });
+      expect(events).toHaveLength(2);
+      writeFileSync(join(t.dir, 'a.md'), '# A\n## B\nnew text\n');
+      const st = statSync(join(t.dir, 'a.md'));
+      expect(st.size).toBeGreaterThan(0);
+      const r = await s.call('docs_read', { anchor: 'a#b' });
+      expect(r.data.content).toBe('## B\nnew text');
+      expect(events.map((e) => e.path)).toEqual(['a.md', 'c.md', 'a.md']);
+    } finally {
+      await s.close();
+      t.cleanup();
+    }
+  });
+
+  it('throws a ToolError for a missing root at construction', () => {
+    expect(() => sectionTools({ roots: [{ id: 'x', path: '/definitely/not/here' }] })).toThrow(
+      expect.objectContaining({ code: 'ROOT_MISSING' }),
+    );
+  });
+});
+
+describe('a 10 MB document', () => {
+  let t: ReturnType<typeof tempTree>;
+  let s: Awaited<ReturnType<typeof session>>;
+  let text: string;
+  const events: ParseEvent[] = [];
+  beforeAll(async () => {
+    const parts: string[] = [];
+    let size = 0;
+    for (let i = 0; size < 10 * 1024 * 1024 - 60_000; i++) {
+      const page = realisticDocument(i, 20_000).replace(/^---[\s\S]*?---\n/, '');
+      parts.push(page);
+      size += Buffer.byteLength(page) + 1;
+    }
+    text = parts.join('\n');
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(10 * 1024 * 1024);
+    t = tempTree({ 'big.md': text, 'over.md': `${text}${'z'.repeat(70_000)}` });
+    s = await session(
+      sectionTools({ roots: [{ id: 'd', path: t.dir }], onParse: (e) => events.push(e) }),
+    );
+  });
+  afterAll(async () => {
+    await s.close();
+    t.cleanup();
+  });
+
+  it('outlines with the fast scanner and reads a section near the end', async () => {
+    const outline = await s.call('docs_outline', { doc_id: 'big', depth: 1 });
+    expect(outline.isError).toBe(false);
+    const sections = outline.data.documents[0].sections;
+    expect(sections.length).toBeGreaterThan(400);
+    expect(events.find((e) => e.path === 'big.md')!.parser).toBe('scanner');
+    const last = sections[sections.length - 1];
+    const r = await s.call('docs_read', { anchor: last.anchor, max_chars: 50000 });
+    expect(r.data.start_line).toBe(last.start_line);
+    expect(r.data.content.startsWith('# ')).toBe(true);
+    const sec = await s.call('docs_get_section', {
+      path: 'big.md',
+      anchor: last.anchor.split('#')[1],
+    });
+    expect(sec.data.start_line).toBe(last.start_line);
+    const chunks = await s.call('docs_chunk', { doc_id: 'big', limit: 5 });
+    expect(chunks.data.total_chunks).toBeGreaterThan(1000);
+  });
+
+  it('refuses a file over the 10 MB default', async () => {
+    const r = await s.call('docs_get_section', { path: 'over.md', heading: 'x' });
+    expect(r.data.code).toBe('FILE_TOO_LARGE');
+    const outline = await s.call('docs_outline', {});
+    expect(outline.data.skipped.map((x: { path: string }) => x.path)).toEqual(['over.md']);
+  });
+});
