@@ -1,0 +1,251 @@
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Tool families a config can serve. */
+export const PACKAGES = ['sections', 'lines', 'wiki', 'memory'] as const;
+/** Presets that reproduce existing servers' tool surfaces. */
+export const PRESET_NAMES = ['atlas', 'md-chunk', 'harness', 'wiki', 'memoria'] as const;
+/** A preset name. */
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+const id = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'use 1 to 64 letters, digits, ".", "_" or "-"')
+  .describe('Identifier that tools use to name this root, e.g. "docs".');
+const rootPath = z
+  .string()
+  .min(1)
+  .describe("Folder path; a relative path resolves from the config file's folder.");
+const root = z.object({ id, path: rootPath }).strict();
+
+/** The schema of `lectern.config.json`. */
+export const ConfigSchema = z
+  .object({
+    $schema: z.string().optional().describe('JSON Schema reference for editors.'),
+    name: z.string().min(1).default('lectern').describe('Server name announced to clients.'),
+    preset: z
+      .enum(PRESET_NAMES)
+      .optional()
+      .describe(
+        'Serve one preset tool surface instead of native tools: atlas, md-chunk, harness, wiki or memoria.',
+      ),
+    packages: z
+      .array(z.enum(PACKAGES))
+      .optional()
+      .describe('Tool packages to serve; by default every package that has roots configured.'),
+    tools: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'Serve only these tools (native names, before renames); by default every tool of the chosen packages.',
+      ),
+    docs: z.array(root).optional().describe('Markdown documentation roots for the sections tools.'),
+    workspaces: z.array(root).optional().describe('Project folders for the lines tools.'),
+    wikis: z
+      .array(
+        root
+          .extend({
+            title: z.string().optional().describe('Human title of the wiki.'),
+            schemaFile: z
+              .string()
+              .optional()
+              .describe('Conventions file at the wiki root (default SCHEMA.md).'),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe('Obsidian-style wikis for the wiki tools.'),
+    memory: z
+      .object({
+        sources: z
+          .array(
+            root
+              .extend({
+                include: z
+                  .array(z.string())
+                  .optional()
+                  .describe('Globs of files to index (default Markdown and text).'),
+                exclude: z.array(z.string()).optional().describe('Globs of files to skip.'),
+              })
+              .strict(),
+          )
+          .min(1)
+          .describe('Folders of notes to index.'),
+        db: z
+          .string()
+          .optional()
+          .describe('SQLite database file (default .lectern/memory.db beside the first source).'),
+      })
+      .strict()
+      .optional()
+      .describe('Indexed memory of notes for the memory tools.'),
+    rename: z
+      .record(z.string(), z.string().min(1))
+      .default({})
+      .describe('New tool names by native name, applied before the prefix.'),
+    prefix: z.string().default('').describe('Prepended to every tool name, e.g. "kb_".'),
+    locale: z
+      .enum(['en', 'es'])
+      .default('en')
+      .describe('Language of tool descriptions where a package has one.'),
+    limits: z
+      .object({
+        sectionsMaxFileBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(10 * 1024 * 1024)
+          .optional()
+          .describe(
+            'Largest Markdown file the sections tools read, 1 KiB to 10 MiB (default 10 MiB).',
+          ),
+        linesMaxFileBytes: z
+          .number()
+          .int()
+          .min(1)
+          .max(16 * 1024 * 1024)
+          .optional()
+          .describe('Largest file the lines tools read as text, up to 16 MiB (default).'),
+        linesMaxLines: z
+          .number()
+          .int()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('Most lines per read, up to 200 (default).'),
+        linesMaxTextBytes: z
+          .number()
+          .int()
+          .min(256)
+          .max(32 * 1024)
+          .optional()
+          .describe('Most text bytes per read, 256 B to 32 KiB (default).'),
+        linesMaxOutputBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(64 * 1024)
+          .optional()
+          .describe('Most serialized output bytes per read, 1 KiB to 64 KiB (default).'),
+        wikiMaxPageBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(16 * 1024 * 1024)
+          .optional()
+          .describe('Largest wiki page that can be written, 1 KiB to 16 MiB.'),
+      })
+      .strict()
+      .default({})
+      .describe('Limits; each may only be lowered from its default.'),
+  })
+  .strict();
+
+/** A parsed config, before roots are resolved. */
+export type Config = z.output<typeof ConfigSchema>;
+
+/** Every problem found in a config, each with where it is. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(source: string, problems: string[]) {
+    super(`invalid configuration (${source}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function where(path: ReadonlyArray<PropertyKey>): string {
+  return path.length === 0
+    ? '(top level)'
+    : path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '');
+}
+
+/**
+ * Parses a config value, resolves relative root paths from `baseDir`, and checks that every root
+ * exists and is a folder. Throws {@link ConfigError} listing every problem at once.
+ */
+export function parseConfig(value: unknown, baseDir: string, source = 'config'): Config {
+  const parsed = ConfigSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ConfigError(
+      source,
+      parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`),
+    );
+  }
+  const config = parsed.data;
+  const problems: string[] = [];
+  const fix = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
+  const checkRoots = (key: string, roots: Array<{ id: string; path: string }> | undefined) => {
+    const seen = new Set<string>();
+    roots?.forEach((r, i) => {
+      r.path = fix(r.path);
+      if (seen.has(r.id)) problems.push(`${key}[${i}].id: "${r.id}" is used twice`);
+      seen.add(r.id);
+      try {
+        if (!statSync(r.path).isDirectory())
+          problems.push(`${key}[${i}].path: ${r.path} is a file, not a folder`);
+      } catch {
+        problems.push(`${key}[${i}].path: ${r.path} does not exist`);
+      }
+    });
+  };
+  checkRoots('docs', config.docs);
+  checkRoots('workspaces', config.workspaces);
+  checkRoots('wikis', config.wikis);
+  checkRoots('memory.sources', config.memory?.sources);
+  if (config.memory?.db) config.memory.db = fix(config.memory.db);
+  if (config.preset && (config.packages || config.tools)) {
+    problems.push(
+      'preset: a preset fixes its own tools; remove "packages" and "tools" or the preset',
+    );
+  }
+  for (const pkg of config.packages ?? []) {
+    const has = {
+      sections: config.docs?.length,
+      lines: config.workspaces?.length,
+      wiki: config.wikis?.length,
+      memory: config.memory?.sources.length,
+    }[pkg];
+    if (!has) {
+      const key = {
+        sections: 'docs',
+        lines: 'workspaces',
+        wiki: 'wikis',
+        memory: 'memory.sources',
+      }[pkg];
+      problems.push(`packages: "${pkg}" is listed but no ${key} are configured`);
+    }
+  }
+  if (problems.length) throw new ConfigError(source, problems);
+  return config;
+}
+
+/** Reads and parses a config file (JSON); relative paths resolve from its folder. */
+export function loadConfigFile(file: string): Config {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new ConfigError(file, [`cannot read ${file}`]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(file, [`not valid JSON: ${(e as Error).message}`]);
+  }
+  return parseConfig(value, dirname(resolve(file)), file);
+}
+
+/** The JSON Schema of the config file, generated from {@link ConfigSchema}. */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(ConfigSchema, { io: 'input' }),
+    $id: 'https://unpkg.com/lectern/lectern.schema.json',
+    title: 'Lectern server configuration',
+  };
+}

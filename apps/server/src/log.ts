@@ -1,0 +1,25 @@
+/** Log levels, most severe first. */
+export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
+/** One of {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A logger that writes to stderr only: stdout belongs to the MCP protocol on stdio. */
+export interface Logger {
+  level: LogLevel;
+  error: (message: string) => void;
+  warn: (message: string) => void;
+  info: (message: string) => void;
+  debug: (message: string) => void;
+}
+
+/** Creates a stderr {@link Logger} that prints messages at `level` and more severe ones. */
+export function createLogger(
+  level: LogLevel = 'info',
+  write: (s: string) => void = (s) => void process.stderr.write(s),
+): Logger {
+  const rank = LOG_LEVELS.indexOf(level);
+  const at = (l: LogLevel) => (message: string) => {
+    if (LOG_LEVELS.indexOf(l) <= rank) write(`[lectern] ${l}: ${message}\n`);
+  };
+  return { level, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
+}
