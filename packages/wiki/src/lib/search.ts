@@ -218,23 +218,32 @@ export class SearchIndex {
     }
     const index = best !== -1 ? best : fallback !== -1 ? fallback : firstBody;
     const text = (lines[index] ?? '').replace(/\r$/, '').trim();
-    return { line: Math.min(index + 1, Math.max(lines.length, 1)), snippet: clip(text, wanted) };
+    return {
+      line: Math.min(index + 1, Math.max(lines.length, 1)),
+      snippet: clipSnippet(text, wanted),
+    };
   }
 }
 
-function clip(text: string, wanted: Set<string>): string {
-  if (text.length <= SNIPPET_CHARS) return text;
-  let at = 0;
-  const re = /[\p{L}\p{N}]+/gu;
-  for (const m of text.matchAll(re)) {
+/**
+ * At most {@link SNIPPET_CHARS} characters (code points, so no surrogate pair is split) of a
+ * line, around the first query word, with `…` marking each cut.
+ */
+export function clipSnippet(text: string, wanted: ReadonlySet<string>): string {
+  const chars = Array.from(text);
+  if (chars.length <= SNIPPET_CHARS) return text;
+  let atUnit = 0;
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
     if (wanted.has(tokenize(m[0])[0] ?? '')) {
-      at = m.index!;
+      atUnit = m.index!;
       break;
     }
   }
-  const start = Math.max(0, Math.min(at - 60, text.length - SNIPPET_CHARS));
-  let out = text.slice(start, start + SNIPPET_CHARS);
-  if (start > 0) out = `…${out.slice(1)}`;
-  if (start + SNIPPET_CHARS < text.length) out = `${out.slice(0, -1)}…`;
-  return out;
+  const at = Array.from(text.slice(0, atUnit)).length;
+  const start = Math.max(0, Math.min(at - 60, chars.length - SNIPPET_CHARS));
+  const end = start + SNIPPET_CHARS;
+  const out = chars.slice(start, end);
+  if (start > 0) out[0] = '…';
+  if (end < chars.length) out[out.length - 1] = '…';
+  return out.join('');
 }

@@ -402,7 +402,6 @@ export class Wiki {
 
   private async readMeta(f: FileEntry): Promise<PageMeta> {
     const fallbackTitle = baseName(f.path, this.extensions);
-    const base = { ...f, aliases: [], tags: [], title: fallbackTitle };
     try {
       const page = await this.loadPage(f.path);
       const a = page.analysis;
@@ -437,7 +436,14 @@ export class Wiki {
           version = null;
         }
       }
-      return { ...base, version, problem: { code: e.code, message: e.message } };
+      return {
+        ...f,
+        version,
+        title: fallbackTitle,
+        aliases: [],
+        tags: [],
+        problem: { code: e.code, message: e.message },
+      };
     }
   }
 }
