@@ -30,9 +30,21 @@ export function splitAnchor(anchor: string): { docId: string; slug: string | nul
     : { docId: anchor.slice(0, i), slug: anchor.slice(i + 1) };
 }
 
+const slugMaps = new WeakMap<DocModel, Map<string, Section>>();
+
+/** Sections of a document by slug (built once per parse). */
+export function slugIndex(model: DocModel): Map<string, Section> {
+  let map = slugMaps.get(model);
+  if (!map) {
+    map = new Map(model.sections.map((s) => [s.slug, s]));
+    slugMaps.set(model, map);
+  }
+  return map;
+}
+
 /** Finds a section by slug; throws `ANCHOR_NOT_FOUND` suggesting that document's anchors. */
 export function sectionBySlug(doc: IndexedDoc, slug: string, shown: string): Section {
-  const found = doc.model.sections.find((s) => s.slug === slug);
+  const found = slugIndex(doc.model).get(slug);
   if (found) return found;
   const anchors = doc.model.sections.map((s) => anchorOf(doc, s));
   const lowered = slug.toLowerCase();

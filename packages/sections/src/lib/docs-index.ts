@@ -1,12 +1,13 @@
 import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, readdirSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createRootSync,
   decodeUtf8,
   isToolError,
+  openInRoot,
   type Root,
-  readFileInRoot,
   resolveInRoot,
   sha256,
   suggest,
@@ -85,6 +86,33 @@ export interface SkippedFile {
   reason: string;
 }
 
+/**
+ * Reads a whole opened file: at most the size fstat saw plus one byte, so growth past the cap
+ * during the read is refused rather than read.
+ */
+async function readAll(
+  handle: FileHandle,
+  size: number,
+  cap: number,
+  shown: string,
+): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(size + 1);
+  let total = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buf, total, buf.length - total, total);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+    if (total === buf.length) break;
+  }
+  if (total > size && total > cap) {
+    throw new ToolError(
+      'FILE_TOO_LARGE',
+      `file ${shown} grew past the ${cap}-byte limit while being read.`,
+    );
+  }
+  return buf.subarray(0, Math.min(total, size));
+}
+
 const ROOT_ID_RE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 function isMarkdownPath(p: string): boolean {
@@ -120,6 +148,8 @@ export class DocsIndex {
   private readonly onParse: ((event: ParseEvent) => void) | undefined;
   private readonly cache = new Map<string, CacheEntry>();
   private lastIds: string[] = [];
+  /** doc_id -> file, remembered from earlier lookups (revalidated with lstat on use). */
+  private readonly resolved = new Map<string, { root: RootEntry; rel: string; key: string }>();
 
   /** Resolves every root once (realpath); throws `ToolError` `ROOT_*` for a bad root. */
   constructor(options: SectionsOptions) {
@@ -231,15 +261,21 @@ export class DocsIndex {
       if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
       return hit.doc;
     }
-    const read = await readFileInRoot(root.root, relPath, { maxBytes: this.maxFileBytes });
-    const st = read.stat;
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ino === st.ino) {
-      if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
-      return hit.doc;
+    const opened = await openInRoot(root.root, relPath, { maxBytes: this.maxFileBytes });
+    let bytes: Buffer;
+    const st = opened.stat;
+    try {
+      if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ino === st.ino) {
+        if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
+        return hit.doc;
+      }
+      bytes = await readAll(opened.handle, st.size, this.maxFileBytes, relPath);
+    } finally {
+      await opened.handle.close();
     }
-    const { text } = decodeUtf8(read.bytes, { subject: `file ${this.displayPath(root, relPath)}` });
-    const model = this.parse(text, root.id, read.relativePath);
-    const doc = this.wrap(model, docId, root, read.relativePath, sha256(read.bytes));
+    const { text } = decodeUtf8(bytes, { subject: `file ${this.displayPath(root, relPath)}` });
+    const model = this.parse(text, root.id, opened.relativePath);
+    const doc = this.wrap(model, docId, root, opened.relativePath, sha256(bytes));
     this.cache.set(key, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, doc });
     return doc;
   }
@@ -322,30 +358,40 @@ export class DocsIndex {
     const skipped: SkippedFile[] = [];
     const live = new Set<string>();
     let done = 0;
+    const todo: Listed[] = [];
     for (const f of files) {
+      live.add(join(f.root.root.path, f.relPath));
+      if (f.stat.size > this.maxFileBytes) {
+        skipped.push({
+          path: this.displayPath(f.root, f.relPath),
+          reason: `${f.stat.size} bytes, over the ${this.maxFileBytes}-byte limit`,
+        });
+      } else {
+        todo.push(f);
+      }
+    }
+    // Reads overlap in small batches; parsing is synchronous, one file at a time.
+    const BATCH = 16;
+    for (let i = 0; i < todo.length; i += BATCH) {
       if (options.signal?.aborted) {
         throw new ToolError(
           'CANCELLED',
           'the request was cancelled while documents were being indexed.',
         );
       }
-      const key = join(f.root.root.path, f.relPath);
-      live.add(key);
-      if (f.stat.size > this.maxFileBytes) {
-        skipped.push({
-          path: this.displayPath(f.root, f.relPath),
-          reason: `${f.stat.size} bytes, over the ${this.maxFileBytes}-byte limit`,
-        });
-        continue;
-      }
-      try {
-        docs.push(await this.load(f.root, f.relPath, ids.get(f)!, f.stat));
-      } catch (e) {
-        if (!isToolError(e)) throw e;
-        skipped.push({ path: this.displayPath(f.root, f.relPath), reason: e.message });
-      }
-      done++;
-      if (done % 50 === 0) options.onProgress?.(done, files.length);
+      const batch = todo.slice(i, i + BATCH);
+      const results = await Promise.allSettled(
+        batch.map((f) => this.load(f.root, f.relPath, ids.get(f)!, f.stat)),
+      );
+      results.forEach((r, k) => {
+        const f = batch[k]!;
+        if (r.status === 'fulfilled') docs.push(r.value);
+        else if (isToolError(r.reason)) {
+          skipped.push({ path: this.displayPath(f.root, f.relPath), reason: r.reason.message });
+        } else throw r.reason;
+      });
+      done += batch.length;
+      options.onProgress?.(done, todo.length);
     }
     for (const key of [...this.cache.keys()]) {
       if (!live.has(key) && this.isUnderRoots(key)) this.cache.delete(key);
@@ -416,6 +462,22 @@ export class DocsIndex {
    * roots. Throws `DOC_NOT_FOUND` with the closest doc ids as suggestions.
    */
   async getDocument(docId: string): Promise<IndexedDoc> {
+    // Warm path: a doc_id resolved before whose file still has the same lstat identity.
+    const known = this.resolved.get(docId);
+    if (known) {
+      const hit = this.cache.get(known.key);
+      const st = this.lstatQuiet(known.root, known.rel);
+      if (
+        hit &&
+        st?.isFile() &&
+        hit.size === st.size &&
+        hit.mtimeMs === st.mtimeMs &&
+        hit.ino === st.ino
+      ) {
+        return hit.doc;
+      }
+      this.resolved.delete(docId);
+    }
     const notFound = async (): Promise<ToolError> =>
       new ToolError(
         'DOC_NOT_FOUND',
@@ -434,7 +496,12 @@ export class DocsIndex {
     const candidates = [...MARKDOWN_EXTENSIONS.map((e) => rel + e), rel];
     for (const c of candidates) {
       const st = this.lstatQuiet(root, c);
-      if (st?.isFile()) return this.load(root, c, this.idOfFile(root, c));
+      if (st?.isFile()) {
+        const doc = await this.load(root, c, this.idOfFile(root, c));
+        if (this.resolved.size > 10_000) this.resolved.clear();
+        this.resolved.set(docId, { root, rel: c, key: join(root.root.path, c) });
+        return doc;
+      }
     }
     throw await notFound();
   }
