@@ -21,7 +21,7 @@ import {
   PRESET_NAMES,
   type PresetName,
 } from './config.js';
-import { startHttp } from './http.js';
+import { type HttpHandle, startHttp } from './http.js';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
 import { createMcpServer } from './server.js';
 import { VERSION } from './version.js';
@@ -244,8 +244,9 @@ async function cmdLintFamily(
 ): Promise<number> {
   // With no target, lint (or snapshot) this server's own composed tools.
   const passthrough = stripRootFlags(rest);
-  const positional = passthrough.filter((a) => !a.startsWith('-'));
-  const needsSelf = (command === 'lint' || command === 'snapshot') && positional.length === 0;
+  const hasRootFlags = passthrough.length !== rest.length;
+  const needsSelf =
+    (command === 'lint' || command === 'snapshot') && (hasRootFlags || !hasPositional(passthrough));
   if (!needsSelf) return runLintCli([command, ...passthrough], lintIo(io));
   const composition = compose(resolveConfig(values, cwd));
   const dir = mkdtempSync(join(tmpdir(), 'lectern-self-'));
@@ -257,6 +258,19 @@ async function cmdLintFamily(
     composition.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const LINT_BOOLEAN_FLAGS = new Set(['--check', '--help', '-h', '--version', '-v']);
+
+/** True when the lint arguments name a target: a bare word that is not an option's value. */
+function hasPositional(args: string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return i + 1 < args.length;
+    if (!a.startsWith('-') || a === '-') return true;
+    if (!a.includes('=') && !LINT_BOOLEAN_FLAGS.has(a)) i++;
+  }
+  return false;
 }
 
 const ROOT_FLAGS = new Set([
@@ -273,6 +287,10 @@ function stripRootFlags(args: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
+    if (a === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
     const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
     if (ROOT_FLAGS.has(name)) {
       if (!a.includes('=')) i++;
@@ -287,6 +305,7 @@ function extractRootFlags(args: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
+    if (a === '--') break;
     const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
     if (ROOT_FLAGS.has(name)) {
       out.push(a);
@@ -322,7 +341,12 @@ async function cmdServe(
     if (values['token-env'] && !token) {
       throw new UsageError(`--token-env ${tokenVar}: that environment variable is not set`);
     }
-    const handle = await startHttp({
+    // Signal handlers go in before the URL is announced: a client may stop us right after.
+    let handle: HttpHandle | undefined;
+    const stop = shutdown(async () => handle?.close());
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+    handle = await startHttp({
       createServer: () => createMcpServer(composition, log),
       host: values.host ?? '127.0.0.1',
       port,
@@ -337,19 +361,15 @@ async function cmdServe(
         `  ${composition.names.join(', ')}\n` +
         `  health: ${handle.url.replace(/\/mcp$/, '/health')}\n`,
     );
-    const stop = shutdown(() => handle.close());
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
     return new Promise<number>(() => {});
   }
   const server = createMcpServer(composition, log);
-  const transport = new StdioServerTransport();
-  await server.connect(transport);
-  log.info(`serving ${composition.names.length} tools over stdio: ${composition.names.join(', ')}`);
   const stop = shutdown(() => server.close());
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.stdin.once('end', () => void stop('stdin closed'));
+  await server.connect(new StdioServerTransport());
+  log.info(`serving ${composition.names.length} tools over stdio: ${composition.names.join(', ')}`);
   return new Promise<number>(() => {});
 }
 

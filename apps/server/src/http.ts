@@ -32,7 +32,7 @@ export interface HttpHandle {
   port: number;
   /** Open sessions right now. */
   sessions: () => number;
-  /** Stops accepting connections and closes every session. */
+  /** Stops accepting connections, lets POST responses being written finish (10 s at most), then closes every session. */
   close: () => Promise<void>;
 }
 
@@ -111,7 +111,17 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
     return allowed.has(header.toLowerCase());
   };
 
+  // POST responses still being written; shutdown waits for them so no answer is cut off.
+  let openPosts = 0;
+  let drained: (() => void) | undefined;
   const http = createServer(async (req, res) => {
+    if (req.method === 'POST') {
+      openPosts++;
+      res.once('close', () => {
+        openPosts--;
+        if (openPosts === 0) drained?.();
+      });
+    }
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (!hostOk(req.headers.host)) {
@@ -213,6 +223,15 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
     sessions: () => sessions.size,
     close: async () => {
       const closing = new Promise<void>((resolve) => http.close(() => resolve()));
+      if (openPosts > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 10_000);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
       for (const { transport, server } of sessions.values()) {
         await transport.close().catch(() => {});
         await server.close().catch(() => {});
