@@ -300,9 +300,12 @@ async function cmdLint(
     ...(loaded.file ? { file: loaded.file } : {}),
   });
   const located = v.location ?? loaded.file;
-  const uri = located && !isAbsolute(relative(process.cwd(), located)) && !relative(process.cwd(), located).startsWith('..')
-    ? relative(process.cwd(), located)
-    : located;
+  const uri =
+    located &&
+    !isAbsolute(relative(process.cwd(), located)) &&
+    !relative(process.cwd(), located).startsWith('..')
+      ? relative(process.cwd(), located)
+      : located;
   let source: string | undefined;
   if (located) source = await readFile(located, 'utf8').catch(() => undefined);
   const loc = { ...(uri ? { uri } : {}), ...(source ? { source } : {}), version: LINT_VERSION };
