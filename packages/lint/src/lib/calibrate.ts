@@ -169,11 +169,14 @@ export function formatCalibration(result: CalibrationResult): string {
   }
   lines.push('');
   const w = Math.max(4, ...result.rows.map((r) => r.tool.length));
-  lines.push(`id     ${'tool'.padEnd(w)}  published  predicted  delta  max|d|  tier  bounds`);
+  const iw = Math.max(5, ...result.rows.map((r) => r.id.length));
+  lines.push(
+    `${'id'.padEnd(iw)}  ${'tool'.padEnd(w)}  published  predicted  delta  max|d|  tier  bounds`,
+  );
   for (const r of result.rows) {
     const delta = `${r.tdqsDelta >= 0 ? '+' : ''}${r.tdqsDelta.toFixed(1)}`;
     lines.push(
-      `${r.id.padEnd(6)} ${r.tool.padEnd(w)}  ${`${r.published.tdqs.toFixed(1)} ${r.published.tier}`.padStart(9)}  ${`${r.predicted.tdqs.toFixed(1)} ${r.predicted.tier}`.padStart(9)}  ${delta.padStart(5)}  ${String(r.maxDimensionError).padStart(6)}  ${(r.sameTier ? 'same' : 'DIFF').padEnd(4)}  ${r.withinBounds ? 'ok' : 'OUT'}`,
+      `${r.id.padEnd(iw)}  ${r.tool.padEnd(w)}  ${`${r.published.tdqs.toFixed(1)} ${r.published.tier}`.padStart(9)}  ${`${r.predicted.tdqs.toFixed(1)} ${r.predicted.tier}`.padStart(9)}  ${delta.padStart(5)}  ${String(r.maxDimensionError).padStart(6)}  ${(r.sameTier ? 'same' : 'DIFF').padEnd(4)}  ${r.withinBounds ? 'ok' : 'OUT'}`,
     );
   }
   lines.push('');

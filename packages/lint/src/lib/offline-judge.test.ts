@@ -1,13 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { calibrate, parseCalibrationJsonl } from './calibrate.js';
-import { isKeywordList, judgeToolOffline, nearestSibling } from './offline-judge.js';
+import {
+  isKeywordList,
+  judgeToolOffline,
+  nearestSibling,
+  statesConcreteFact,
+} from './offline-judge.js';
 import { scoreTool, scoreTools } from './score.js';
 import { computeSignals } from './signals.js';
 import { DIMENSIONS, type ToolInput } from './types.js';
 
 const seeds = parseCalibrationJsonl(
   readFileSync(new URL('../../calibration/seeds.jsonl', import.meta.url), 'utf8'),
+);
+const rubricExamples = parseCalibrationJsonl(
+  readFileSync(new URL('../../calibration/rubric-examples.jsonl', import.meta.url), 'utf8'),
 );
 
 const READ_ONLY = {
@@ -42,6 +50,17 @@ describe('offline judge calibration on the five seed pages', () => {
     expect(result.allWithinBounds).toBe(true);
     // The pinned current figures, so a regression in any dimension is visible.
     expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.7, 4.9, 4.7, 4.7, 3.8]);
+  });
+
+  it('also lands within bounds on the rubric high / mid / low examples (tiers A, C, D)', async () => {
+    const result = await calibrate(rubricExamples);
+    expect(result.rows.map((r) => [r.id, r.published.tier, r.predicted.tier])).toEqual([
+      ['rubric-high', 'A', 'A'],
+      ['rubric-mid', 'C', 'C'],
+      ['rubric-low', 'D', 'D'],
+    ]);
+    for (const row of result.rows) expect(row.withinBounds, row.id).toBe(true);
+    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.0, 2.8, 1.1]);
   });
 
   it('explains every score with quoted evidence and one fix', async () => {
@@ -211,5 +230,95 @@ describe('offline judge rules', () => {
     expect(nearestSibling('read_file', ['create_directory', 'read_text_file', 'write_file'])).toBe(
       'read_text_file',
     );
+  });
+
+  it('gives hedges, purpose restatements and bare sibling lists no credit', async () => {
+    const schema = obj(
+      {
+        id: { type: 'string', description: 'Note id as returned by note_search.' },
+        offset: { type: 'integer', description: 'Character offset, default 0.' },
+      },
+      ['id'],
+    );
+    const siblings = ['note_search', 'note_list', 'note_write', 'note_delete'];
+    const score = (description: string) =>
+      scoreTool(
+        {
+          name: 'note_read',
+          description,
+          inputSchema: schema,
+          annotations: READ_ONLY,
+          outputSchema: { type: 'object', properties: { content: { type: 'string' } } },
+        },
+        siblings,
+      );
+    const plain = await score('Read a note by id.');
+    const good = await score(
+      'Read one note by its id, paginated by characters. Call it after note_search or note_list gave you an id; to change a note, use note_write instead. Notes longer than 4000 characters come back in pages: pass next_offset as `offset` to continue. An unknown id fails with the closest ids as suggestions.',
+    );
+    const hedged = await score(
+      'Read a note by id. Errors may occur. Limits apply. Results may be paginated. Defaults exist. Versions are supported.',
+    );
+    const restated = await score(
+      'Read a note by id. Use this tool when you need to read a note. Do not use it when you do not need to read a note.',
+    );
+    const siblingList = await score(
+      'Read a note by id. Use note_list, note_search, note_write, note_delete instead.',
+    );
+    const everything = await score(
+      'Read a note by id from the store. Use this tool when you need to read a note; do not use it otherwise, use note_write instead. Errors may occur and limits apply. Results may be paginated and defaults exist. Versions and hashes are supported and state is cached.',
+    );
+    expect(good.tdqs).toBeGreaterThanOrEqual(4.5);
+    for (const stuffed of [hedged, restated, siblingList, everything]) {
+      expect(stuffed.tdqs).toBeLessThanOrEqual(plain.tdqs + 0.1);
+      expect(stuffed.tier).not.toBe('A');
+      expect(stuffed.scores.usage_guidelines).toBe(2);
+      expect(stuffed.scores.behavioral_transparency).toBe(2);
+      expect(stuffed.scores.conciseness_structure).toBeLessThanOrEqual(4);
+    }
+    expect(hedged.justifications.behavioral_transparency.justification).toContain(
+      'names behaviour without stating it',
+    );
+    expect(restated.justifications.usage_guidelines.justification).toContain(
+      'has the shape of a usage rule but no condition',
+    );
+    expect(everything.justifications.conciseness_structure.justification).toMatch(
+      /state nothing checkable/,
+    );
+  });
+
+  it('tells a stated fact from a named topic', () => {
+    for (const fact of [
+      'No cursor or state.',
+      'If the destination exists, the operation will fail.',
+      'At most 200 lines per call.',
+      'Paths outside the root are refused; symlinks are never followed.',
+      'A stale `expected_version` fails with VERSION_MISMATCH.',
+    ]) {
+      expect(statesConcreteFact(fact), fact).toBe(true);
+    }
+    for (const topic of [
+      'Errors may occur.',
+      'Limits apply.',
+      'Results may be paginated and defaults exist.',
+      'Versions and hashes are supported and state is cached.',
+    ]) {
+      expect(statesConcreteFact(topic), topic).toBe(false);
+    }
+  });
+
+  it('gives full usage marks to a boundary that routes the excluded case to the only sibling', () => {
+    const tool: ToolInput = {
+      name: 'get_calls',
+      annotations: { readOnlyHint: true, destructiveHint: false },
+      description:
+        'List ALL calls in date range – no user/workspace filtering. To filter by user/workspace, use search_calls_extensive instead.',
+    };
+    const judge = (siblingToolNames: string[]) =>
+      judgeToolOffline({ tool, signals: computeSignals(tool), siblingToolNames }).scores
+        .usage_guidelines.score;
+    expect(judge(['search_calls_extensive'])).toBe(5);
+    // A sibling the description never accounts for leaves the guidance incomplete.
+    expect(judge(['search_calls_extensive', 'get_call_transcript'])).toBe(4);
   });
 });

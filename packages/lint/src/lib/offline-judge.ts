@@ -129,6 +129,72 @@ const BEHAVIOUR: { key: BehaviourKey; label: string; re: RegExp }[] = [
   },
 ];
 
+/**
+ * Words that carry no fact on their own in a behaviour or parameter sentence ("errors may occur",
+ * "limits apply", "must be valid"): a sentence made only of these and category keywords earns no
+ * credit.
+ */
+const GENERIC = new Set(
+  (
+    'may might can could occur occurs occurred apply applies applied exist exists supported ' +
+    'support supports operation operations ' +
+    'handled handle handles handling possible possibly various certain appropriate ' +
+    'appropriately accordingly properly correctly proper correct valid invalid well things ' +
+    'thing stuff behavior behaviour behaviours behaviors information data case cases also like ' +
+    'etc important value values parameter parameters param params argument arguments input ' +
+    'inputs option options setting settings set given provided specified used use using usage ' +
+    'needed need tool tools puede pueden aplica aplican soporta soportan maneja manejan válido ' +
+    'válida'
+  ).split(' '),
+);
+
+const EMPHASIS = new Set(['ALL', 'NOT', 'NEVER', 'ONLY', 'NOTE', 'MUST', 'IMPORTANT', 'WARNING']);
+
+/** True when the text names something code-like: `code`, {json}, snake_case, camelCase, CODES. */
+function hasCodeToken(text: string): boolean {
+  if (/`[^`]+`|\{[^}]*\}/.test(text)) return true;
+  for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
+    const w = m[0];
+    if (/[\p{L}\p{N}]_[\p{L}\p{N}]/u.test(w)) return true;
+    if (/^[a-z]+[A-Z]/.test(w)) return true;
+    if (/^[A-Z][A-Z0-9_]{2,}$/.test(w) && !EMPHASIS.has(w)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when a sentence states a checkable fact rather than naming a category: it has a number,
+ * or enough specific words once the behaviour keywords, generic words and the tool's own name
+ * are set aside ("Paths outside the root are refused" does; "Errors may occur" does not).
+ */
+export function statesConcreteFact(
+  text: string,
+  ownWords: ReadonlySet<string> = new Set(),
+): boolean {
+  if (/\d/.test(text)) return true;
+  const covered: [number, number][] = [];
+  for (const cat of BEHAVIOUR) {
+    for (const m of text.matchAll(new RegExp(cat.re.source, 'giu'))) {
+      covered.push([m.index, m.index + m[0].length]);
+    }
+  }
+  const specific = tokenize(text).filter(
+    (t) =>
+      !STOPWORDS.has(t.t) &&
+      !GENERIC.has(t.t) &&
+      !ownWords.has(t.t) &&
+      !covered.some(([a, b]) => t.start >= a && t.end <= b),
+  ).length;
+  // A condition ("if the destination exists, ...") ties the behaviour to a case, which counts.
+  const conditional = /(?:^|[\s,;(])(?:if|when|unless|once|si|cuando)\s/iu.test(text) ? 1 : 0;
+  if (specific + conditional >= (hasCodeToken(text) ? 1 : 2)) return true;
+  // A flat denial ("No cursor or state.") is a definite claim; a hedge ("may", "can") is not.
+  return NEGATION.test(text) && !HEDGE.test(text);
+}
+
+const NEGATION = cue('no|not|never|none|nothing|without|nunca|ningún|ninguna|sin');
+const HEDGE = cue('may|might|could|can|possibly|perhaps|puede|pueden|podría');
+
 type BehaviourKey =
   | 'limits'
   | 'pagination'
@@ -188,6 +254,10 @@ interface Analysis {
   alternatives: string[];
   implied: boolean;
   behaviour: Map<BehaviourKey, string>;
+  /** Sentences that name a behaviour category without stating a fact ("errors may occur"). */
+  vagueBehaviour: string[];
+  /** Usage-shaped sentences with no condition in them ("use it when you need to read a note"). */
+  hollowUsage: string[];
   params: ParamEvidence[];
   outputFieldsRestated: string[];
   fillers: string[];
@@ -257,7 +327,17 @@ function anyMatch(res: readonly RegExp[], text: string): boolean {
   return res.some((re) => re.test(text));
 }
 
-const ROUTE_BEFORE = new Set(['use', 'call', 'try', 'prefer', 'see', 'run', 'usa', 'llama', 'prueba']);
+const ROUTE_BEFORE = new Set([
+  'use',
+  'call',
+  'try',
+  'prefer',
+  'see',
+  'run',
+  'usa',
+  'llama',
+  'prueba',
+]);
 
 /**
  * True when the sentence routes to `sibling`: "use <sibling>", "call <sibling>", "<sibling>
@@ -358,28 +438,54 @@ function analyze(input: ToolJudgeInput): Analysis {
 
   const whenSentences: string[] = [];
   const notSentences: string[] = [];
+  const hollowUsage: string[] = [];
   const usage = new Set<number>();
   const lists = new Set(units.filter((s) => isKeywordList(s.text)).map((s) => s.index));
   const selfAndSiblings = new Set([tool.name, ...named].map((n) => n.toLowerCase()));
+  // Words a usage sentence gets no credit for repeating. A routing sentence must carry a
+  // condition beyond the tool's own name ("use note_write instead" after "read a note" says
+  // nothing); a "when" sentence must also say more than the title and the purpose sentence
+  // ("use this tool when you need to read a note" states no condition at all).
+  const ownNameWords = new Set(nameWords(tool.name));
+  const restated = new Set([
+    ...nameWords(typeof tool.title === 'string' ? tool.title : ''),
+    ...contentTokens(first),
+  ]);
+  const nameTitleWords = new Set([
+    ...ownNameWords,
+    ...nameWords(typeof tool.title === 'string' ? tool.title : ''),
+  ]);
+  const firstIndex = units[0]?.index ?? -1;
   for (const s of units) {
+    if (lists.has(s.index)) continue;
     const n = words(s.text).length;
-    const substance = contentTokens(s.text).filter(
-      (t) => !USAGE_VOCABULARY.has(t) && !selfAndSiblings.has(t),
-    ).length;
+    const condition = contentTokens(s.text).filter(
+      (t) => !USAGE_VOCABULARY.has(t) && !selfAndSiblings.has(t) && !ownNameWords.has(t),
+    );
+    const substance = condition.length;
     const alt = named.some((sib) => routesTo(s.text, sib));
-    if (lists.has(s.index) || substance < (alt ? 1 : 2)) continue;
-    if (n >= 5 && anyMatch(WHEN_CUES, s.text)) {
+    // A "when" tied to a named sibling ("after X returned an id") is workflow, which counts.
+    const whenSubstance =
+      condition.filter((t) => s.index === firstIndex || !restated.has(t)).length +
+      (named.some((sib) => mentions(s.text, sib)) ? 1 : 0);
+    const whenCue = n >= 5 && anyMatch(WHEN_CUES, s.text);
+    const notCue = (n >= 4 && anyMatch(WHEN_NOT_CUES, s.text)) || alt;
+    if (whenCue && whenSubstance >= 2) {
       whenSentences.push(s.text);
       usage.add(s.index);
     }
-    if ((n >= 4 && anyMatch(WHEN_NOT_CUES, s.text)) || alt) {
+    if (notCue && substance >= (alt ? 1 : 2)) {
       notSentences.push(s.text);
       usage.add(s.index);
     }
+    if ((whenCue || notCue) && !usage.has(s.index) && s.index !== firstIndex) {
+      hollowUsage.push(s.text);
+    }
   }
+  const hollowSet = new Set(hollowUsage);
   const siblingsNamed = named.filter((sib) =>
     units.some((s) => {
-      if (lists.has(s.index) || !mentions(s.text, sib)) return false;
+      if (lists.has(s.index) || hollowSet.has(s.text) || !mentions(s.text, sib)) return false;
       const ws = words(s.text);
       const count = named.filter((x) => mentions(s.text, x)).length;
       return ws.length >= 5 && count / ws.length <= 0.5;
@@ -388,7 +494,9 @@ function analyze(input: ToolJudgeInput): Analysis {
   const usageTexts = [...whenSentences, ...notSentences];
   const siblingsInUsage = named.filter((sib) => usageTexts.some((t) => mentions(t, sib)));
   const alternatives = named.filter((sib) => notSentences.some((t) => mentions(t, sib)));
-  const implied = siblingsNamed.length > 0 || units.some((s) => anyMatch(IMPLIED_CUES, s.text));
+  const implied =
+    siblingsNamed.length > 0 ||
+    units.some((s) => !hollowSet.has(s.text) && anyMatch(IMPLIED_CUES, s.text));
 
   const hasOutput = signals.hasOutputSchema;
   const av = signals.annotationValues;
@@ -398,8 +506,10 @@ function analyze(input: ToolJudgeInput): Analysis {
     av.idempotent !== null ||
     av.openWorld !== null;
   const behaviour = new Map<BehaviourKey, string>();
+  const vagueBehaviour: string[] = [];
   for (const s of units) {
     if (usage.has(s.index) || lists.has(s.index)) continue;
+    const concrete = statesConcreteFact(s.text, nameTitleWords);
     let found = 0;
     for (const cat of BEHAVIOUR) {
       if (found >= 2) break;
@@ -407,12 +517,17 @@ function analyze(input: ToolJudgeInput): Analysis {
       if (cat.key === 'returns' && hasOutput) continue;
       if (cat.key === 'state' && av.readOnly === true && NEGATED_WRITE.test(s.text)) continue;
       if (cat.re.test(s.text)) {
+        if (!concrete) {
+          vagueBehaviour.push(s.text);
+          break;
+        }
         behaviour.set(cat.key, s.text);
         found++;
       }
     }
   }
 
+  const paramNames = new Set(topLevelParams(tool.inputSchema).map(([n]) => n.toLowerCase()));
   const params: ParamEvidence[] = topLevelParams(tool.inputSchema).map(([name, schema]) => {
     const schemaDesc = typeof schema.description === 'string' ? schema.description : '';
     const schemaWords = new Set(contentTokens(schemaDesc));
@@ -424,6 +539,10 @@ function analyze(input: ToolJudgeInput): Analysis {
     for (const s of hits) {
       if (!PARAM_CUES.test(s.text)) continue;
       const content = contentTokens(s.text).filter((t) => !own.has(t));
+      // "`offset` must be valid" names the parameter and a cue but says nothing about it.
+      if (!/\d/.test(s.text) && !content.some((t) => !GENERIC.has(t) && !paramNames.has(t))) {
+        continue;
+      }
       const overlap = content.filter((t) => schemaWords.has(t)).length;
       if (content.length > 0 && schemaWords.size > 0 && overlap / content.length >= 0.7) {
         redundant = true;
@@ -492,6 +611,8 @@ function analyze(input: ToolJudgeInput): Analysis {
     alternatives,
     implied,
     behaviour,
+    vagueBehaviour,
+    hollowUsage,
     params,
     outputFieldsRestated,
     fillers,
@@ -577,7 +698,7 @@ function purpose(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
   );
 }
 
-function usageGuidelines(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
+function usageGuidelines(a: Analysis): DimensionJudgement {
   const near = a.nearestUnnamed ?? a.siblings.find((s) => !a.siblingsInUsage.includes(s));
   if (a.degenerate) {
     return judgement(
@@ -594,6 +715,22 @@ function usageGuidelines(a: Analysis, input: ToolJudgeInput): DimensionJudgement
       5,
       `States when to use it (${q(when, 70)}) and when not (${q(not, 70)})${named.length ? `, naming ${list(named)}` : ''}.`,
       'No change needed: keep the when / when-not pair with the sibling names.',
+    );
+  }
+  // A boundary that routes the excluded case to a named sibling ("to filter by user, use X
+  // instead") tells an agent which tool answers which question; when every sibling is accounted
+  // for, the "when" is the rest of the scope and the guidance is complete.
+  const accounted = new Set([...a.siblingsNamed, ...a.alternatives]);
+  if (
+    not &&
+    a.alternatives.length > 0 &&
+    a.siblings.every((s) => accounted.has(s)) &&
+    a.leadVerb !== null
+  ) {
+    return judgement(
+      5,
+      `Draws an explicit boundary (${q(not, 80)}) that routes the excluded case to ${list(a.alternatives)}, and every sibling is accounted for.`,
+      'No change needed: keep the boundary sentence with the sibling name.',
     );
   }
   if (when || (not && a.alternatives.length > 0)) {
@@ -614,16 +751,21 @@ function usageGuidelines(a: Analysis, input: ToolJudgeInput): DimensionJudgement
     );
   }
   if (not || a.implied) {
-    const ev = not ?? a.units.find((s) => anyMatch(IMPLIED_CUES, s.text))?.text ?? a.first;
+    const ev =
+      not ??
+      a.units.find((s) => !a.hollowUsage.includes(s.text) && anyMatch(IMPLIED_CUES, s.text))
+        ?.text ??
+      a.first;
     return judgement(
       3,
       `Usage is only implied (${q(ev, 80)}); there is no explicit statement of when to call it or what to use instead.`,
       'Say explicitly when to use it and when not, naming the sibling tool for the excluded case.',
     );
   }
+  const hollow = a.hollowUsage[0];
   return judgement(
     2,
-    'The description gives no guidance on when to use the tool or which sibling to prefer.',
+    `The description gives no guidance on when to use the tool or which sibling to prefer${hollow ? `: ${q(hollow, 70)} has the shape of a usage rule but no condition beyond the tool's own name and purpose` : ''}.`,
     `Add "Use it when ..." and "Do not use it for ...; use ${near ?? '<other tool>'} instead".`,
   );
 }
@@ -671,11 +813,17 @@ function behavioural(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
   const base = a.hintsDeclared
     ? 'Annotations already declare the safety profile, so credit goes to what they cannot say.'
     : 'No annotations are declared, so the description carries the whole disclosure burden.';
+  const vague = a.vagueBehaviour[0];
+  const vagueNote = vague
+    ? ` ${q(vague, 60)} names behaviour without stating it, so it earns nothing.`
+    : '';
   if (k === 0) {
     return judgement(
       score,
-      `${base} The description adds no limits, errors, side effects or defaults.`,
-      `Add one sentence that would change how an agent calls it: ${suggestion}.`,
+      `${base} The description adds no limits, errors, side effects or defaults.${vagueNote}`,
+      vague
+        ? 'Replace the vague sentence with the fact itself: the actual limit, the error and what it contains, the default.'
+        : `Add one sentence that would change how an agent calls it: ${suggestion}.`,
     );
   }
   const extra =
@@ -684,7 +832,7 @@ function behavioural(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
       : '';
   return judgement(
     score,
-    `${base} It discloses ${k} kind${k === 1 ? '' : 's'} of behaviour: ${evidence}.${extra}`,
+    `${base} It discloses ${k} kind${k === 1 ? '' : 's'} of behaviour: ${evidence}.${extra}${score < 5 ? vagueNote : ''}`,
     score === 5
       ? 'No change needed: keep the behavioural facts compact.'
       : extra
@@ -804,6 +952,13 @@ function conciseness(a: Analysis): DimensionJudgement {
     score -= 2;
     issues.push(`keyword lists instead of sentences (${q(a.keywordLists[0] ?? '', 50)})`);
   }
+  const hollow = [...a.hollowUsage, ...a.vagueBehaviour.filter((v) => !a.hollowUsage.includes(v))];
+  if (hollow.length > 0) {
+    score--;
+    issues.push(
+      `${hollow.length === 1 ? 'a sentence states' : `${hollow.length} sentences state`} nothing checkable (${q(hollow[0] ?? '', 50)})`,
+    );
+  }
   if (a.duplicateSentences > 0) {
     score--;
     issues.push('a sentence is repeated');
@@ -833,9 +988,11 @@ function conciseness(a: Analysis): DimensionJudgement {
         ? 'Move the purpose sentence (verb + resource) to the front.'
         : issues[0]?.startsWith('filler')
           ? 'Delete the filler words; start with the verb.'
-          : issues[0]?.startsWith('a single short')
-            ? 'Add one sentence on when to use it and one on behaviour.'
-            : 'Cut sentences that repeat the schema or each other; keep each to one fact.';
+          : / nothing checkable /.test(issues[0] ?? '')
+            ? 'Cut sentences that only name a topic ("errors may occur"), or replace each with the fact itself.'
+            : issues[0]?.startsWith('a single short')
+              ? 'Add one sentence on when to use it and one on behaviour.'
+              : 'Cut sentences that repeat the schema or each other; keep each to one fact.';
   return judgement(score, `${shape}; ${issues.join('; ')}.`, fix);
 }
 
@@ -908,7 +1065,7 @@ const LABEL: Record<Dimension, string> = {
 export function judgeToolOffline(input: ToolJudgeInput): ToolJudgement {
   const a = analyze(input);
   const p = purpose(a, input);
-  const u = usageGuidelines(a, input);
+  const u = usageGuidelines(a);
   const b = behavioural(a, input);
   const pa = parameterSemantics(a, input);
   const c = conciseness(a);
