@@ -207,11 +207,11 @@ for (const preset of Object.keys(CONTRACTS) as Preset[]) {
           length: 16,
         });
         expect(Buffer.from(bytes.dataBase64, 'base64')).toHaveLength(16);
-        const escape = await call(client, 'read_project_text', {
+        const outside = await call(client, 'read_project_text', {
           workspace: 'examples',
           path: '../../etc/passwd',
         });
-        expect(escape.isError).toBe(true);
+        expect(outside.isError).toBe(true);
       } else if (preset === 'wiki') {
         const wikis = await ok('list_wikis');
         expect(wikis.wikis[0].id).toBe('garden');

@@ -409,7 +409,7 @@ export async function resolveForWrite(
     const shown = resolved.segments.slice(0, i + 1).join('/');
     if (st?.isSymbolicLink()) throw symlinkError(requestPath, shown, false);
     if (last) {
-      if (st && st.isDirectory()) {
+      if (st?.isDirectory()) {
         throw new ToolError(
           'PATH_IS_DIRECTORY',
           `path ${requestPath} is a directory; a file path is needed.`,

@@ -31,7 +31,7 @@ const MAX_IDLE = 2;
  * Runs regular-expression scans on a worker thread with a time budget, so a pattern that
  * backtracks catastrophically cannot block the server: on overrun the worker is terminated
  * and {@link RegexScanner.scan} resolves to `'timeout'`. One scanner serves one search call;
- * its budget is the total time spent waiting for scans. Idle workers are kept (at most two,
+ * its budget is the total time spent waiting for scans (starting a worker thread does not count). Idle workers are kept (at most two,
  * unreferenced so they never keep a process alive) and reused.
  */
 export class RegexScanner {
@@ -51,9 +51,18 @@ export class RegexScanner {
     return this.#remainingMs;
   }
 
-  #acquire(): Worker {
+  async #acquire(): Promise<Worker> {
     if (this.#worker) return this.#worker;
-    const worker = idle.pop() ?? new Worker(WORKER_SOURCE, { eval: true });
+    let worker = idle.pop();
+    if (!worker) {
+      const fresh = new Worker(WORKER_SOURCE, { eval: true });
+      // The budget is for scanning, not for starting a thread (slow on a loaded machine).
+      await new Promise<void>((resolve, reject) => {
+        fresh.once('online', resolve);
+        fresh.once('error', reject);
+      });
+      worker = fresh;
+    }
     worker.unref();
     this.#worker = worker;
     return worker;
@@ -62,7 +71,7 @@ export class RegexScanner {
   /** Scans texts in order; `'timeout'` when the budget ran out (the worker is then killed). */
   async scan(texts: string[]): Promise<FileMatches[] | 'timeout'> {
     if (this.#remainingMs <= 0) return 'timeout';
-    const worker = this.#acquire();
+    const worker = await this.#acquire();
     const id = this.#nextId++;
     const started = performance.now();
     const outcome = await new Promise<FileMatches[] | 'timeout' | Error>((resolve) => {
