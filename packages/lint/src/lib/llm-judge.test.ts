@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runLintCli } from '../run-cli.js';
 import { LlmJudge, LlmJudgeError } from './llm-judge.js';
+import { PROMPT_VERSION } from './prompts.js';
 import { scoreTool } from './score.js';
 import { scoreServer } from './server.js';
 import type { ToolInput } from './types.js';
@@ -269,5 +271,85 @@ describe('LLM judge against a local OpenAI-compatible endpoint', () => {
     writeFileSync(broken, '{oops');
     const bad = new LlmJudge({ baseUrl, model: 'm', cacheFile: broken });
     return expect(scoreTool(tool, [], { judge: bad })).rejects.toThrow(/not valid JSON/);
+  });
+
+  it('sends the calibration examples and re-judges a cache entry that no longer validates', async () => {
+    const cacheFile = join(dir, 'cache.json');
+    queue = [chat(toolReply(3))];
+    const judge = new LlmJudge({ baseUrl, model: 'm', cacheFile, retryDelayMs: 1 });
+    await scoreTool(tool, [], { judge });
+    const system = requests[0]?.body.messages[0]?.content ?? '';
+    expect(system).toContain('update_drive');
+    expect(system).toContain('annotation_contradiction true');
+    const cache = JSON.parse(readFileSync(cacheFile, 'utf8'));
+    const [key] = Object.keys(cache.entries);
+    expect(key).toMatch(new RegExp(`^tool:m:p${PROMPT_VERSION}:[0-9a-f]{16}$`));
+    cache.entries[key as string].scores.purpose_clarity.score = 9;
+    writeFileSync(cacheFile, JSON.stringify(cache));
+    queue = [chat(toolReply(4))];
+    const fresh = new LlmJudge({ baseUrl, model: 'm', cacheFile, retryDelayMs: 1 });
+    const r = await scoreTool(tool, [], { judge: fresh });
+    expect(fresh.requestCount).toBe(1);
+    expect(r.tdqs).toBe(4);
+    const repaired = JSON.parse(readFileSync(cacheFile, 'utf8'));
+    expect(repaired.entries[key as string].scores.purpose_clarity.score).toBe(4);
+  });
+
+  it('runs from the CLI with --judge llm, reading the key from the named variable, and caches', async () => {
+    const file = join(dir, 'tools.json');
+    writeFileSync(file, JSON.stringify({ tools: [tool] }));
+    const cacheFile = join(dir, 'judge-cache.json');
+    const coherence = chat({
+      scores: {
+        disambiguation: { score: 5, justification: 'x' },
+        naming_consistency: { score: 5, justification: 'x' },
+        tool_count_appropriateness: { score: 2, justification: 'x' },
+        completeness: { score: 3, justification: 'x' },
+      },
+      shadowing_risks: [],
+      summary: 'One tool.',
+    });
+    const run = async () => {
+      let stdout = '';
+      let stderr = '';
+      const code = await runLintCli(
+        [
+          'lint',
+          file,
+          '--format',
+          'json',
+          '--judge',
+          'llm',
+          '--llm-base-url',
+          baseUrl,
+          '--llm-model',
+          'fake-model',
+          '--llm-api-key-env',
+          'MY_KEY',
+          '--llm-cache',
+          cacheFile,
+          '--min-tdqs',
+          '4.5',
+        ],
+        {
+          stdout: { write: (t: string) => (stdout += t) },
+          stderr: { write: (t: string) => (stderr += t) },
+          env: { MY_KEY: 'sk-from-env' },
+        },
+      );
+      return { code, stdout, stderr };
+    };
+    queue = [chat(toolReply(4)), coherence];
+    const first = await run();
+    expect(first.code).toBe(1);
+    const report = JSON.parse(first.stdout);
+    expect(report.judge).toBe('llm:fake-model');
+    expect(report.tools[0].tdqs).toBe(4);
+    expect(report.server.coherenceScore).toBe(3.8);
+    expect(requests.map((r) => r.auth)).toEqual(['Bearer sk-from-env', 'Bearer sk-from-env']);
+    const second = await run();
+    expect(second.code).toBe(1);
+    expect(requests).toHaveLength(2);
+    expect(JSON.parse(second.stdout).tools[0].scores).toEqual(report.tools[0].scores);
   });
 });

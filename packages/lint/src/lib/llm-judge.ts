@@ -61,6 +61,34 @@ export const ServerReplySchema = z.object({
   summary: z.string().describe('Two or three sentences.'),
 });
 
+const cachedDim = z.object({ score: z.number().int().min(1).max(5), justification: z.string() });
+
+/** A cached tool judgement, checked on read so a hand-edited cache cannot inject bad scores. */
+const CachedToolSchema = z.object({
+  scores: z.object(
+    Object.fromEntries(DIMENSIONS.map((d) => [d, cachedDim])) as Record<
+      (typeof DIMENSIONS)[number],
+      typeof cachedDim
+    >,
+  ),
+  annotationContradiction: z.boolean(),
+  summary: z.string(),
+});
+
+/** A cached server judgement, checked on read. */
+const CachedServerSchema = z.object({
+  scores: z.object(
+    Object.fromEntries(COHERENCE_DIMENSIONS.map((d) => [d, cachedDim])) as Record<
+      (typeof COHERENCE_DIMENSIONS)[number],
+      typeof cachedDim
+    >,
+  ),
+  shadowingRisks: z.array(
+    z.object({ tool: z.string(), cheaperSibling: z.string(), justification: z.string() }),
+  ),
+  summary: z.string(),
+});
+
 /** Configuration of {@link LlmJudge}. */
 export interface LlmJudgeOptions {
   /** Base URL of an OpenAI-compatible API, e.g. `https://api.openai.com/v1` (`/chat/completions` is appended). */
@@ -295,11 +323,14 @@ export class LlmJudge implements Judge {
     );
   }
 
-  /** Judges one tool, or returns the cached judgement for the same model, prompt and input hash. */
+  /**
+   * Judges one tool, or returns the cached judgement for the same model, prompt version and
+   * input hash (a cache entry that no longer validates is judged again and replaced).
+   */
   async judgeTool(input: ToolJudgeInput): Promise<ToolJudgement> {
     const key = `tool:${this.options.model}:p${PROMPT_VERSION}:${input.signals.inputHash}`;
-    const cached = this.loadCache().get(key);
-    if (cached) return cached as ToolJudgement;
+    const cached = CachedToolSchema.safeParse(this.loadCache().get(key));
+    if (cached.success) return cached.data;
     const reply = await this.ask(TOOL_SYSTEM_PROMPT, toolUserMessage(input), ToolReplySchema);
     const judgement: ToolJudgement = {
       scores: Object.fromEntries(
@@ -318,8 +349,8 @@ export class LlmJudge implements Judge {
   /** Judges server coherence and the supplied shadow candidates (cached by the whole input). */
   async judgeServer(input: CoherenceJudgeInput): Promise<CoherenceJudgement> {
     const key = `server:${this.options.model}:p${PROMPT_VERSION}:${sha16(canonicalJson(input))}`;
-    const cached = this.loadCache().get(key);
-    if (cached) return cached as CoherenceJudgement;
+    const cached = CachedServerSchema.safeParse(this.loadCache().get(key));
+    if (cached.success) return cached.data;
     const reply = await this.ask(SERVER_SYSTEM_PROMPT, serverUserMessage(input), ServerReplySchema);
     const judgement: CoherenceJudgement = {
       scores: Object.fromEntries(

@@ -1,7 +1,7 @@
 import type { CoherenceJudgeInput, ToolJudgeInput } from './types.js';
 
 /** Bumped whenever a prompt changes, so cached judgements from an older prompt are not reused. */
-export const PROMPT_VERSION = 1;
+export const PROMPT_VERSION = 2;
 
 /** System prompt for judging one tool definition (the TDQS rubric, in Lectern's words). */
 export const TOOL_SYSTEM_PROMPT = `You grade MCP tool definitions for how well they let an AI agent pick the right tool and call it correctly.
@@ -27,6 +27,19 @@ Rules:
 - Grade each dimension on its own.
 - Base every score on specific text in the description and quote it in the justification.
 - Repeating what the schema or annotations already state earns nothing: reward information density, not length.
+
+Worked examples (use them to calibrate, not as templates):
+- get_calls; annotations readOnlyHint=true, destructiveHint=false; 2 parameters, both described; no output schema.
+  Description: "List ALL calls in date range – no user/workspace filtering. To filter by user/workspace, use search_calls_extensive instead."
+  purpose 5 (verb, resource and scope, and the sibling boundary is drawn); usage 5 (the excluded case is routed to a named tool); behaviour 3 (the annotations carry safety, the text adds the date-range scope but nothing on paging or the result); parameters 3 (the schema documents both; the text adds no format); conciseness 5 (two sentences, nothing wasted); completeness 5 (enough for a filtered list with good annotations). TDQS 4.3, tier A.
+- update_drive; no annotations; 4 parameters, half described; no output schema.
+  Description: "Update shared drive settings including name, color, and restrictions."
+  purpose 4 (clear verb, resource and fields); usage 2 (no when, no prerequisites); behaviour 2 (a mutation with no annotations, and nothing on permissions, reversibility, untouched settings or the response); parameters 3 (names some fields, leaves the undocumented half unexplained); conciseness 4 (one efficient sentence); completeness 2 (a mutation with no annotations, no output schema and thin parameters needs more). TDQS 2.9, tier C.
+- process; no annotations; 3 parameters, none described.
+  Description: "Process"
+  purpose 1, usage 1, behaviour 1, parameters 1 (three undocumented parameters), conciseness 2 (too little text is under-specification), completeness 1. TDQS 1.1, tier D.
+- create_record; annotations readOnlyHint=true. Description: "Creates a new record in the database"
+  The text claims a write while the annotation declares read-only: behaviour 1 and annotation_contradiction true.
 
 Reply with JSON only, exactly this shape:
 {
@@ -54,7 +67,13 @@ Grade four dimensions, each an integer from 1 to 5, equally weighted:
 3. tool_count_appropriateness: is the number of tools right for the purpose? 5 = well scoped, usually 3-15. 4 = slightly over or under. 3 = borderline (1-2 thin, 16-25 heavy). 2 = too many (25+) or a single tool for a broad scope. 1 = extreme (50+, or one trivial tool).
 4. completeness: are there gaps in the surface? 5 = the domain's lifecycle is covered with no dead ends. 4 = minor gaps. 3 = notable missing operations. 2 = gaps that will make agents fail. 1 = severely incomplete.
 
-Shadowing: a tool is at risk when a much cheaper sibling covers substantially the same purpose, so agents take the cheap call and skip the authoritative one. You get candidate pairs that are already structurally asymmetric, at most one per tool. Judge only those pairs, never invent others. Report a pair only when the purposes genuinely overlap; asymmetry alone is normal. An empty list is the usual answer. Shadowing is reported beside the four scores and must not change them.
+Shadowing: a tool is at risk when a much cheaper sibling covers substantially the same purpose, so agents take the cheap call and skip the authoritative one. You get candidate pairs that are already structurally asymmetric, at most one per tool. Judge only those pairs, never invent others, and use the exact names given. Report a pair only when the purposes genuinely overlap (an agent with a question the dearer tool answers could plausibly get an answer from the cheaper one); asymmetry alone is normal. When in doubt, leave the pair out; an empty list is the usual answer. Shadowing is reported beside the four scores: do not lower disambiguation because a pair was supplied, and do not raise it because you report none.
+
+Worked examples (use them to calibrate, not as templates):
+- github-mcp with list_repos, get_repo, create_repo, search_code, list_issues, create_issue, update_issue, get_pull_request, create_pull_request, merge_pull_request: disambiguation 5 (each tool is a distinct action on a distinct resource), naming 5 (verb_noun throughout), count 5 (10 well-scoped tools), completeness 4 (no review or comment tools, but the core flows are covered). Coherence 4.8.
+- utility-toolkit with process, run, execute, do_thing, helper, transform_data, processV2, handleRequest: disambiguation 1 (process, run, execute and do_thing cannot be told apart), naming 2 (mixed styles, vague verbs), count 3 (8 tools is a reasonable number), completeness 2 (no clear domain to judge coverage against). Coherence 2.0.
+- Candidate query_panel (cost 13) may be shadowed by get_stat (cost 4); get_stat "Return a single stat for a player and season.", query_panel runs a qualified, source-attributed query over a panel. Both answer "what is X for player Y" and neither description draws a boundary: report the pair, and score disambiguation 3 on the overlap alone.
+- Candidate search_code (cost 8) may be shadowed by get_repo (cost 2); get_repo returns repository metadata and cannot answer a code search: costs differ but purposes do not overlap, so report nothing.
 
 Reply with JSON only, exactly this shape:
 {
