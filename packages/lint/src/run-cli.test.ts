@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -175,6 +177,48 @@ describe('lectern-lint lint', () => {
     expect((await run('--help')).stdout).toContain(
       'Exit codes: 0 pass, 1 below a threshold, 2 unusable input',
     );
+  });
+
+  it('exits 2 with a clear message for a URL that does not answer or never replies', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const refused = await run('lint', `http://127.0.0.1:${port}/mcp`, '--timeout', '3000');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^lectern-lint: http:\/\/127\.0\.0\.1:\d+\/mcp did not answer as an MCP Streamable HTTP server: .*ECONNREFUSED/m,
+    );
+    expect(refused.stdout).toBe('');
+
+    // A server that accepts the request and never replies hits the timeout instead of hanging.
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+      const hung = await run('lint', url, '--timeout', '500');
+      expect(hung.code).toBe(2);
+      expect(hung.stderr).toContain('did not complete the MCP handshake within 500 ms');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+
+    // A web page that is not an MCP endpoint.
+    const page = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>Not here</h1>');
+    });
+    await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/mcp`;
+      const notMcp = await run('lint', url, '--timeout', '3000');
+      expect(notMcp.code).toBe(2);
+      expect(notMcp.stderr).toMatch(/did not answer as an MCP Streamable HTTP server/);
+    } finally {
+      page.closeAllConnections();
+      await new Promise<void>((r) => page.close(() => r()));
+    }
   });
 
   it('lints a stdio server given after -- or with --command', async () => {

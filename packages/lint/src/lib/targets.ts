@@ -231,8 +231,9 @@ export async function loadTarget(target: Target, options: LoadOptions = {}): Pro
         requestInit: { headers: target.headers ?? {} },
       });
       const loaded = await listOver(transport, url.href, timeoutMs, (error) => {
-        const cause = (error as { cause?: { code?: string } }).cause?.code;
-        return `${url.href} did not answer as an MCP Streamable HTTP server: ${(error as Error).message}${cause ? ` (${cause})` : ''}`;
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        const detail = cause?.code ?? cause?.message;
+        return `${url.href} did not answer as an MCP Streamable HTTP server: ${(error as Error).message}${detail ? ` (${detail})` : ''}`;
       });
       return { ...loaded, source: url.href };
     }
