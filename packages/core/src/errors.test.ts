@@ -26,8 +26,20 @@ describe('suggest', () => {
     expect(suggest('api#eror', anchors)[0]).toBe('api#errors');
   });
 
-  it('puts containing candidates ahead at equal or worse distance', () => {
+  it('ranks by distance first, containment only breaks ties', () => {
     expect(suggest('configure', anchors)[0]).toBe('guide#configure');
+    // a short prefix contained in the input must not beat the near-miss
+    expect(suggest('wiki/harvets', ['wiki', 'wiki/harvest'])[0]).toBe('wiki/harvest');
+    expect(suggest('ab', ['xab', 'abx', 'ba'])).toEqual(['abx', 'xab', 'ba']);
+  });
+
+  it('drops candidates beyond maxDistance', () => {
+    expect(suggest('guide#instal', anchors, { maxDistance: 3 })).toEqual([
+      'guide#install',
+      'guide#install-1',
+    ]);
+    expect(suggest('zzzzzz', anchors, { maxDistance: 2 })).toEqual([]);
+    expect(suggest('guide#instal', anchors, { maxDistance: 2 })).toEqual(['guide#install']);
   });
 
   it('is case-insensitive, de-duplicates and honours max', () => {

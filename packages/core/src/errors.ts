@@ -78,14 +78,15 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidates closest to `input`, best first: case-insensitive edit distance, with
- * candidates that contain the input (or are contained in it) ranked ahead at equal distance.
- * Duplicates are removed; at most `max` (default 5) are returned.
+ * The candidates closest to `input`, best first: case-insensitive edit distance, then, at equal
+ * distance, candidates that contain the input (or are contained in it), then alphabetical.
+ * Duplicates are removed; at most `max` (default 5) are returned, and with `maxDistance` only
+ * candidates at most that far away.
  */
 export function suggest(
   input: string,
   candidates: Iterable<string>,
-  options: { max?: number } = {},
+  options: { max?: number; maxDistance?: number } = {},
 ): string[] {
   const max = options.max ?? 5;
   if (max <= 0) return [];
@@ -96,11 +97,13 @@ export function suggest(
     if (seen.has(c)) continue;
     seen.add(c);
     const hay = c.toLowerCase();
+    const d = editDistance(needle, hay);
+    if (options.maxDistance !== undefined && d > options.maxDistance) continue;
     const contains = needle.length > 0 && (hay.includes(needle) || needle.includes(hay)) ? 0 : 1;
-    scored.push({ c, d: editDistance(needle, hay), contains });
+    scored.push({ c, d, contains });
   }
   scored.sort(
-    (x, y) => x.contains - y.contains || x.d - y.d || (x.c < y.c ? -1 : x.c > y.c ? 1 : 0),
+    (x, y) => x.d - y.d || x.contains - y.contains || (x.c < y.c ? -1 : x.c > y.c ? 1 : 0),
   );
   return scored.slice(0, max).map((s) => s.c);
 }
