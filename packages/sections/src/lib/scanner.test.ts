@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { createRng, realisticDocument, tortureDocument } from './corpus.js';
 import type { OutlineScan } from './headings.js';
-import { remarkOutline } from './remark.js';
+import { remarkHeadingText, remarkOutline } from './remark.js';
 import { scanOutline, simpleInlineText } from './scanner.js';
 
 const require = createRequire(import.meta.url);
@@ -108,10 +108,77 @@ describe('simpleInlineText', () => {
     expect(simpleInlineText(input)).toBe(expected);
   });
 
-  it.each(['*em*', '_em_', '[link](x)', 'a <b>', '&amp;', '~~del~~', 'x\0y'])(
+  it.each([
+    ['*em* and **strong**', 'em and strong'],
+    ['_under_ score_name', 'under score_name'],
+    ['***a** b*', 'a b'],
+    ['**a*', '*a'],
+    ['\\**a*', '*a'],
+  ])('resolves emphasis %j -> %j like micromark', (input, expected) => {
+    expect(simpleInlineText(input)).toBe(expected);
+  });
+
+  it.each(['[link](x)', 'a <b>', '&amp;', '~~del~~', 'x\0y', '*a* www.x.com'])(
     'needs the full inline parser for %j',
     (input) => {
       expect(simpleInlineText(input)).toBeNull();
     },
   );
+});
+
+describe('simpleInlineText against remark', () => {
+  it('gives remark’s heading text for 5000 random strings of delimiters, escapes and code', () => {
+    const rng = createRng(77);
+    const alphabet = [
+      'a',
+      'b',
+      ' ',
+      '*',
+      '*',
+      '_',
+      '_',
+      '`',
+      '\\',
+      '.',
+      '!',
+      '🎉',
+      '中',
+      '(',
+      ')',
+      '**',
+      '__',
+      '***',
+      'x',
+      '-',
+      '"',
+      'é',
+      '~',
+      ' ~ ',
+      '&',
+      '\\*',
+      '\\_',
+      '\\~',
+      '``',
+      ' ` ',
+      '1',
+      '_a_',
+      '*a*',
+      '\t',
+    ];
+    const mismatches: string[] = [];
+    let decided = 0;
+    for (let k = 0; k < 5000; k++) {
+      const len = 1 + Math.floor(rng() * 16);
+      let s = '';
+      for (let i = 0; i < len; i++) s += alphabet[Math.floor(rng() * alphabet.length)];
+      const fast = simpleInlineText(s);
+      if (fast === null) continue;
+      decided++;
+      const ref = remarkHeadingText(`# ${s}`);
+      if (fast !== ref)
+        mismatches.push(`${JSON.stringify(s)}: ${JSON.stringify(fast)} vs ${JSON.stringify(ref)}`);
+    }
+    expect(mismatches).toEqual([]);
+    expect(decided).toBeGreaterThan(3500);
+  });
 });

@@ -143,10 +143,59 @@ function maybeSpecial(c: number): boolean {
   }
 }
 
+/** micromark's classifyCharacter on one UTF-16 code unit: 1 space, 2 punctuation, 0 other. */
+function classify(code: number): number {
+  if (code === -1) return 1;
+  const ch = String.fromCharCode(code);
+  if (/\s/.test(ch)) return 1;
+  if (/\p{P}|\p{S}/u.test(ch)) return 2;
+  return 0;
+}
+
+/** A run of `*` or `_` in heading text, resolved like micromark's attention construct. */
+interface Run {
+  marker: number;
+  len: number;
+  open: boolean;
+  close: boolean;
+  removed: boolean;
+}
+
+/** Pairs emphasis delimiter runs in order; consumed characters leave `len`. */
+function resolveRuns(runs: Run[]): void {
+  for (let i = 0; i < runs.length; i++) {
+    const c = runs[i]!;
+    if (!c.close) continue;
+    let j = i - 1;
+    while (c.len > 0 && j >= 0) {
+      const o = runs[j]!;
+      if (o.removed || o.len === 0 || !o.open || o.marker !== c.marker) {
+        j--;
+        continue;
+      }
+      if ((o.close || c.open) && c.len % 3 !== 0 && (o.len + c.len) % 3 === 0) {
+        j--;
+        continue;
+      }
+      const use = o.len > 1 && c.len > 1 ? 2 : 1;
+      o.len -= use;
+      c.len -= use;
+      // micromark resolves the runs between the pair again on their own (with their current
+      // lengths), then they are plain text for everything outside
+      const inner = runs.slice(j + 1, i).filter((r) => !r.removed && r.len > 0);
+      if (inner.length > 1) resolveRuns(inner);
+      for (let k = j + 1; k < i; k++) runs[k]!.removed = true;
+      // look again from just before the closer, the opener may have more to give
+      j = i - 1;
+    }
+  }
+}
+
 /**
  * Inline text of a one-line heading content without the constructs that need a full inline
- * parse: backslash escapes and code spans are resolved, and null is returned as soon as
- * emphasis, links, images, HTML, autolinks, entities, strikethrough or NUL could be involved.
+ * parse: backslash escapes, code spans and `*`/`_` emphasis are resolved as micromark does;
+ * null is returned when links, images, HTML, autolinks, entities, strikethrough or NUL could
+ * be involved (the caller then asks remark).
  */
 export function simpleInlineText(raw: string): string | null {
   let start = 0;
@@ -156,6 +205,8 @@ export function simpleInlineText(raw: string): string | null {
   const s = raw.slice(start, end);
   if (s.includes('<')) return null;
   const n = s.length;
+  const pieces: Array<string | Run> = [];
+  const runs: Run[] = [];
   let out = '';
   let i = 0;
   while (i < n) {
@@ -208,19 +259,37 @@ export function simpleInlineText(raw: string): string | null {
     }
     switch (c) {
       case 42: // *
-      case 95: // _
+      case 95: {
+        // _
+        let e = i;
+        while (e < n && s.charCodeAt(e) === c) e++;
+        const beforeCode = i > 0 ? s.charCodeAt(i - 1) : -1;
+        const afterCode = e < n ? s.charCodeAt(e) : -1;
+        const before = classify(beforeCode);
+        const after = classify(afterCode);
+        // GFM registers `~` as an attention marker too, which makes a neighbouring `~` count
+        const open = after === 0 || (after === 2 && before !== 0) || afterCode === 126;
+        const close = before === 0 || (before === 2 && after !== 0) || beforeCode === 126;
+        const run: Run = {
+          marker: c,
+          len: e - i,
+          open: c === 42 ? open : open && (before !== 0 || !close),
+          close: c === 42 ? close : close && (after !== 0 || !open),
+          removed: false,
+        };
+        pieces.push(out, run);
+        runs.push(run);
+        out = '';
+        i = e;
+        continue;
+      }
       case 126: {
-        // ~
-        // A delimiter run that can neither open nor close stays literal: one between two
-        // ASCII letters or digits (`snake_case`) for `_`, or one between spaces for any kind.
+        // ~ (GFM strikethrough): only a run between spaces is certainly literal
         let e = i;
         while (e < n && s.charCodeAt(e) === c) e++;
         const before = i > 0 ? s.charCodeAt(i - 1) : 32;
         const after = e < n ? s.charCodeAt(e) : 32;
-        const inert =
-          (isSpaceOrTab(before) && isSpaceOrTab(after)) ||
-          (c === 95 && isAsciiAlnumCode(before) && isAsciiAlnumCode(after));
-        if (!inert) return null;
+        if (!(isSpaceOrTab(before) && isSpaceOrTab(after))) return null;
         out += s.slice(i, e);
         i = e;
         continue;
@@ -236,12 +305,18 @@ export function simpleInlineText(raw: string): string | null {
     out += s[i];
     i++;
   }
-  return out;
+  if (runs.length === 0) return out;
+  // GFM autolink literals may swallow delimiter characters into a URL or e-mail address
+  if (/www\.|:\/\/|@/i.test(s)) return null;
+  pieces.push(out);
+  resolveRuns(runs);
+  let text = '';
+  for (const p of pieces)
+    text += typeof p === 'string' ? p : String.fromCharCode(p.marker).repeat(p.len);
+  return text;
 }
 
 const RE_ENTITY = /^&(?:#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)/;
-const isAsciiAlnumCode = (c: number) =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 const isAsciiAlpha = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isAsciiAlnum = (c: number) => isAsciiAlpha(c) || (c >= 48 && c <= 57);
