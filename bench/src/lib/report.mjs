@@ -1,0 +1,156 @@
+// Result rows, the printed table and the Markdown summary.
+import { pairedRatio, quantile, round, summarize } from './stats.mjs';
+
+/**
+ * One comparison row. `samples` holds `lectern` (through an MCP client over stdio; omit when
+ * the package is not served over MCP), `handler` (the tool or library called in-process) and
+ * `peer`, index i of each being round (or query) i. `headline` is 'median' (default) or 'p95'.
+ */
+export function makeRow({
+  scenario,
+  measure,
+  peer,
+  samples,
+  headline = 'median',
+  rssMb = null,
+  peerRssMb = null,
+  bytes,
+  note,
+  details,
+}) {
+  const pick = (xs) => {
+    if (!xs || xs.length === 0) return null;
+    const s = summarize(xs);
+    if (headline === 'p95') s.value = s.p95;
+    else s.value = s.median;
+    return s;
+  };
+  const ratio = (a, b) => {
+    if (!a || a.length === 0) return null;
+    if (headline === 'median') return pairedRatio(a, b);
+    const sa = [...a].sort((x, y) => x - y);
+    const sb = [...b].sort((x, y) => x - y);
+    const r = pairedRatio(a, b);
+    return { ...r, value: round(quantile(sa, 0.95) / quantile(sb, 0.95)) };
+  };
+  const row = {
+    scenario,
+    measure,
+    headline,
+    lectern_mcp: pick(samples.lectern),
+    handler: pick(samples.handler),
+    peer: { name: peer, ...pick(samples.peer) },
+    ratio_mcp: ratio(samples.lectern, samples.peer),
+    ratio_handler: ratio(samples.handler, samples.peer),
+    server_peak_rss_mb: rssMb,
+    peer_peak_rss_mb: peerRssMb,
+  };
+  if (bytes) {
+    const mbps = (ms) => (ms > 0 ? round(bytes / 1e6 / (ms / 1000)) : null);
+    row.throughput_mb_s = {
+      lectern_mcp: row.lectern_mcp ? mbps(row.lectern_mcp.value) : null,
+      handler: row.handler ? mbps(row.handler.value) : null,
+      peer: mbps(row.peer.value),
+    };
+  }
+  if (note) row.note = note;
+  if (details) row.details = details;
+  return row;
+}
+
+/** Milliseconds for people: µs under 1 ms, s over 10 s. */
+export function fmtMs(ms) {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
+  if (ms < 1) return `${round(ms * 1000)} µs`;
+  if (ms >= 10_000) return `${round(ms / 1000)} s`;
+  return `${round(ms)} ms`;
+}
+
+function fmtRatio(r) {
+  if (!r || !Number.isFinite(r.value)) return '—';
+  return `${r.value}`;
+}
+
+function fmtSpread(r) {
+  if (!r || !Number.isFinite(r.low)) return '';
+  return `${r.low}–${r.high}`;
+}
+
+const HEADERS = [
+  'scenario',
+  'measure',
+  'Lectern (MCP)',
+  'handler only',
+  'peer',
+  'peer time',
+  'MCP / peer',
+  'spread',
+  'handler / peer',
+  'server RSS',
+];
+
+/** The rows as arrays of cells, in HEADERS order. */
+export function tableCells(rows) {
+  return rows.map((r) => [
+    r.scenario,
+    r.measure + (r.headline === 'p95' ? ' (p95)' : ''),
+    r.lectern_mcp ? fmtMs(r.lectern_mcp.value) : '—',
+    r.handler ? fmtMs(r.handler.value) : '—',
+    r.peer.name,
+    fmtMs(r.peer.value),
+    fmtRatio(r.ratio_mcp),
+    fmtSpread(r.ratio_mcp ?? r.ratio_handler),
+    fmtRatio(r.ratio_handler),
+    r.server_peak_rss_mb ? `${Math.round(r.server_peak_rss_mb)} MB` : '—',
+  ]);
+}
+
+/** A fixed-width text table for the terminal. */
+export function textTable(rows) {
+  const cells = [HEADERS, ...tableCells(rows)];
+  const widths = HEADERS.map((_, i) => Math.max(...cells.map((c) => String(c[i]).length)));
+  const line = (c) => c.map((x, i) => String(x).padEnd(widths[i])).join('  ');
+  return [
+    line(cells[0]),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...cells.slice(1).map(line),
+  ].join('\n');
+}
+
+/** A Markdown table of the rows. */
+export function markdownTable(rows) {
+  const esc = (s) => String(s).replaceAll('|', '\\|');
+  return [
+    `| ${HEADERS.join(' | ')} |`,
+    `|${HEADERS.map((_, i) => (i < 2 || i === 4 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...tableCells(rows).map((c) => `| ${c.map(esc).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The Markdown summary written beside the JSON. */
+export function markdownReport(result) {
+  const peers = Object.entries(result.versions.peers)
+    .map(([k, v]) => `${k} ${String(v).replace(/^ripgrep /, '')}`)
+    .join(', ');
+  const notes = result.rows
+    .filter((r) => r.note)
+    .map((r) => `- **${r.scenario} / ${r.measure}**: ${r.note}`);
+  const c = result.corpora;
+  return [
+    `# Lectern benchmark, ${result.date}${result.mode === 'quick' ? ' (quick mode)' : ''}`,
+    '',
+    `Machine: ${result.machine.cpus} × ${result.machine.cpu_model}, ${result.machine.memory_gb} GB RAM, ${result.machine.os}; Node ${result.versions.node}; Lectern ${result.versions.lectern}.`,
+    `Peers: ${peers}. Seed ${result.seed}; ${result.duration_s} s in all.`,
+    `Corpora: docs tree ${c.docs.mb} MB in ${c.docs.files} files (largest doc ${c.docs.big_mb} MB); text file ${c.text.mib} MiB, ${c.text.lines} lines; ${c.notes.files} notes, ${c.notes.mb} MB; wiki of ${c.wiki.pages} pages.`,
+    '',
+    'Times are medians of the recorded rounds (p95 where marked); ratios are Lectern time divided by',
+    'the peer time of the same rounds, so **below 1 means Lectern is faster**; the spread is the',
+    'lowest and highest ratio of a single round (p10–p90 for per-query rows). "Lectern (MCP)" goes',
+    'through the SDK client over stdio to the `lectern` binary; "handler only" calls the same tool',
+    'in-process. Server RSS is the peak resident memory (VmHWM) of the server process so far.',
+    '',
+    markdownTable(result.rows),
+    '',
+    ...(notes.length ? ['Notes:', '', ...notes, ''] : []),
+  ].join('\n');
+}

@@ -1,0 +1,127 @@
+// Smoke test of the harness: runs `run.mjs --quick` into a temporary results folder and checks
+// that every scenario produced finite figures and that the results name each peer's version.
+// It never looks at how fast anything was.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const RUN = join(dirname(fileURLToPath(import.meta.url)), '..', 'run.mjs');
+const SCENARIOS = ['sections', 'lines', 'wiki', 'memory', 'lint', 'server'];
+
+interface Figure {
+  value: number;
+  median: number;
+  min: number;
+  max: number;
+  n: number;
+}
+interface Ratio {
+  value: number;
+  low: number;
+  high: number;
+}
+interface Row {
+  scenario: string;
+  measure: string;
+  lectern_mcp: Figure | null;
+  handler: Figure | null;
+  peer: Figure & { name: string };
+  ratio_mcp: Ratio | null;
+  ratio_handler: Ratio | null;
+  server_peak_rss_mb: number | null;
+}
+interface Result {
+  mode: string;
+  seed: number;
+  versions: { lectern: string; node: string; peers: Record<string, string> };
+  rows: Row[];
+}
+
+let out: string;
+let code: number | null = null;
+let stdout = '';
+let stderr = '';
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), 'lectern-bench-test-'));
+  code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, [RUN, '--quick', '--no-install', '--out', out], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('exit', resolve);
+  });
+}, 115_000);
+
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+});
+
+function result(): Result {
+  const file = readdirSync(out).find((f) => f.endsWith('-quick.json'));
+  expect(file, `no results JSON in ${out}; stderr:\n${stderr}`).toBeDefined();
+  return JSON.parse(readFileSync(join(out, file!), 'utf8')) as Result;
+}
+
+const finitePositive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
+
+describe('pnpm bench --quick', () => {
+  it('exits 0 and prints one table', () => {
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/scenario\s+measure\s+Lectern \(MCP\)/);
+  });
+
+  it('writes the JSON and the Markdown summary into --out', () => {
+    const files = readdirSync(out);
+    expect(files.filter((f) => f.endsWith('-quick.json'))).toHaveLength(1);
+    const md = files.find((f) => f.endsWith('-quick.md'));
+    expect(md).toBeDefined();
+    expect(readFileSync(join(out, md!), 'utf8')).toContain('| scenario | measure |');
+  });
+
+  it('measures every scenario', () => {
+    const r = result();
+    expect(r.mode).toBe('quick');
+    expect([...new Set(r.rows.map((row) => row.scenario))].sort()).toEqual([...SCENARIOS].sort());
+  });
+
+  it('gives every row a finite time for Lectern and its peer, and a finite ratio', () => {
+    for (const row of result().rows) {
+      const label = `${row.scenario} / ${row.measure}`;
+      const lectern = row.lectern_mcp ?? row.handler;
+      expect(lectern, label).not.toBeNull();
+      expect(finitePositive(lectern!.value), `${label}: Lectern ${lectern!.value}`).toBe(true);
+      expect(finitePositive(row.peer.value), `${label}: peer ${row.peer.value}`).toBe(true);
+      expect(row.peer.name, label).not.toBe('');
+      const ratio = row.ratio_mcp ?? row.ratio_handler;
+      expect(finitePositive(ratio!.value), `${label}: ratio ${ratio!.value}`).toBe(true);
+      expect(ratio!.low, label).toBeLessThanOrEqual(ratio!.high);
+      expect(lectern!.n, label).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('records the peak memory of the server process for every served scenario', () => {
+    for (const row of result().rows.filter((r) => r.lectern_mcp)) {
+      expect(finitePositive(row.server_peak_rss_mb), `${row.scenario} / ${row.measure}`).toBe(true);
+    }
+  });
+
+  it('records the version of every peer', () => {
+    const { versions } = result();
+    expect(versions.lectern).toMatch(/^\d+\.\d+\.\d+/);
+    expect(versions.node).toBe(process.version);
+    for (const name of ['@modelcontextprotocol/server-filesystem', 'minisearch', 'remark-parse']) {
+      expect(versions.peers[name], name).toMatch(/^\d+\.\d+\.\d+/);
+    }
+    const search = versions.peers.ripgrep ?? versions.peers.grep;
+    expect(search).toMatch(/(ripgrep|grep).*\d+\.\d+/);
+  });
+});

@@ -1,0 +1,188 @@
+// memory: full index of the notes corpus and incremental reindex of one changed note against
+// MiniSearch, and query latency (p50, p95) against MiniSearch and ripgrep.
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createMemory } from '@lectern/memory';
+import MiniSearch from 'minisearch';
+import { connectLectern } from '../lib/mcp.mjs';
+import { alternate } from '../lib/measure.mjs';
+import { makeRow } from '../lib/report.mjs';
+import { textSearch } from '../peers/text-search.mjs';
+
+/** Waits until every note is older than `ms` (a reindex re-hashes files younger than 2 s). */
+async function settle(files, ms = 2100) {
+  let newest = 0;
+  for (const f of files) newest = Math.max(newest, statSync(f).mtimeMs);
+  const wait = newest + ms - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+}
+
+function miniSearch(files) {
+  const mini = new MiniSearch({ fields: ['text'], storeFields: [] });
+  mini.addAll(files.map((f, id) => ({ id, text: readFileSync(f, 'utf8') })));
+  return mini;
+}
+
+/** The query as MiniSearch takes it: no quotes (no phrases), `*` as prefix search, AND. */
+function miniQuery(mini, q) {
+  return mini.search(q.replace(/["*]/g, ''), { prefix: q.endsWith('*'), combineWith: 'AND' });
+}
+
+export async function memory(ctx) {
+  const notes = ctx.corpora.notes;
+  const { rounds } = ctx.plan;
+  const rows = [];
+  const mcpDb = join(ctx.work, 'memory-mcp.db');
+  const store = createMemory({
+    sources: [{ id: 'notes', path: notes.dir }],
+    dbPath: join(ctx.work, 'memory-handler.db'),
+  });
+  const server = await connectLectern(['--notes', `notes=${notes.dir}`, '--db', mcpDb]);
+  const mb = (notes.bytes / 1e6).toFixed(1);
+  try {
+    await settle(notes.files);
+    let mini;
+    let chunks = 0;
+    const full = await alternate(
+      [
+        {
+          key: 'lectern',
+          run: async () => {
+            const r = await server.call('memory_reindex', { full: true });
+            chunks = r.structuredContent.chunks;
+            if (r.structuredContent.files !== notes.files.length) {
+              throw new Error(
+                `indexed ${r.structuredContent.files} of ${notes.files.length} notes`,
+              );
+            }
+          },
+        },
+        { key: 'handler', run: () => store.reindex({ full: true }) },
+        {
+          key: 'peer',
+          run: () => {
+            mini = miniSearch(notes.files);
+          },
+        },
+      ],
+      { rounds: rounds.heavy, warmup: 1 },
+    );
+    rows.push(
+      makeRow({
+        scenario: 'memory',
+        measure: `full index, ${notes.files.length.toLocaleString('en')} notes (${mb} MB)`,
+        peer: 'MiniSearch addAll',
+        samples: full,
+        bytes: notes.bytes,
+        rssMb: server.peakRssMb(),
+        note: `memory_reindex full=true: read, hash, chunk (${chunks.toLocaleString('en')} chunks) and write every note to SQLite FTS5 in one transaction; MiniSearch reads the same files and indexes them in memory (nothing persisted).`,
+      }),
+    );
+
+    // ---- one changed note: the first subject edits it, every subject catches up with it
+    let edits = 0;
+    let target = notes.editTargets[0];
+    const inc = await alternate(
+      [
+        {
+          key: 'lectern',
+          run: async () => {
+            target = notes.editTargets[edits++ % notes.editTargets.length];
+            appendFileSync(target, `\nEdited ${edits} ${notes.editWord()} ${notes.editWord()}.\n`);
+            const t0 = performance.now();
+            const r = await server.call('memory_reindex', {});
+            const ms = performance.now() - t0;
+            if (r.structuredContent.updated !== 1) {
+              throw new Error(
+                `expected one updated note, got ${JSON.stringify(r.structuredContent)}`,
+              );
+            }
+            return ms;
+          },
+        },
+        { key: 'handler', run: () => store.reindex() },
+        {
+          key: 'peer',
+          run: () => {
+            const id = notes.files.indexOf(target);
+            mini.replace({ id, text: readFileSync(target, 'utf8') });
+          },
+        },
+      ],
+      { rounds: rounds.fast, warmup: 2 },
+    );
+    rows.push(
+      makeRow({
+        scenario: 'memory',
+        measure: 'incremental reindex, one changed note',
+        peer: 'MiniSearch replace',
+        samples: inc,
+        rssMb: server.peakRssMb(),
+        note: 'memory_reindex walks and stats every note, re-chunks the changed one and commits; MiniSearch replaces one known document in memory (it has no way to find what changed on disk).',
+      }),
+    );
+
+    // ---- queries
+    const qs = notes.queries;
+    const samples = { lectern: [], handler: [], peer: [] };
+    const rgSamples = { lectern: [], peer: [] };
+    let withResults = 0;
+    for (const [, q] of qs.slice(0, 10)) {
+      await server.call('memory_search', { query: q });
+      await store.search({ query: q });
+      miniQuery(mini, q);
+    }
+    for (let i = 0; i < qs.length; i++) {
+      const q = qs[i][1];
+      let t0 = performance.now();
+      const r = await server.call('memory_search', { query: q });
+      const ms = performance.now() - t0;
+      samples.lectern.push(ms);
+      if (r.structuredContent.results.length > 0) withResults++;
+      t0 = performance.now();
+      await store.search({ query: q });
+      samples.handler.push(performance.now() - t0);
+      t0 = performance.now();
+      miniQuery(mini, q);
+      samples.peer.push(performance.now() - t0);
+      if (i < ctx.plan.rgQueries) {
+        rgSamples.lectern.push(ms);
+        rgSamples.peer.push(
+          textSearch(ctx.textSearch, {
+            words: [q.replace(/["*]/g, '')],
+            dir: notes.dir,
+            mode: 'files',
+          }).ms,
+        );
+      }
+    }
+    const note = `${qs.length} realistic queries (a content word, two and three words of a real sentence, a stem with *, a two-word phrase), ${withResults} with results; MiniSearch answers the same words ANDed (no phrases) from memory.`;
+    for (const headline of ['median', 'p95']) {
+      rows.push(
+        makeRow({
+          scenario: 'memory',
+          measure: `query ${headline === 'median' ? 'p50' : 'p95'}`,
+          peer: 'MiniSearch search',
+          headline,
+          samples,
+          rssMb: server.peakRssMb(),
+          note: headline === 'median' ? note : undefined,
+        }),
+      );
+    }
+    rows.push(
+      makeRow({
+        scenario: 'memory',
+        measure: 'query p50 vs a scan of every note',
+        peer: `${ctx.textSearch.tool} -l -i -F`,
+        samples: rgSamples,
+        rssMb: server.peakRssMb(),
+        note: `the first ${rgSamples.peer.length} queries; ${ctx.textSearch.tool} looks for the query text literally (quotes and * removed) in every note, with no ranking — what an agent does without an index.`,
+      }),
+    );
+  } finally {
+    await server.close();
+    store.close();
+  }
+  return rows;
+}

@@ -1,0 +1,250 @@
+// sections: cold index of a docs tree, warm outline of one document, a section of the largest
+// document (warm, and right after the file changed), and search; peers: a plain remark parse
+// (and ripgrep for search).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { invokeTool } from '@lectern/core';
+import { sectionTools } from '@lectern/sections';
+import { connectLectern } from '../lib/mcp.mjs';
+import { alternate } from '../lib/measure.mjs';
+import { makeRow } from '../lib/report.mjs';
+import { remarkOutlineFile, remarkSection } from '../peers/remark.mjs';
+import { textSearch } from '../peers/text-search.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const REMARK_CHILD = join(here, '../peers/remark.mjs');
+
+function toolsByName(dir) {
+  const tools = sectionTools({ roots: [{ id: 'docs', path: dir }] });
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  return (name, args) => invokeTool(byName[name], args);
+}
+
+/** Reads every file once so the first recorded round does not pay for the disk. */
+function warmPageCache(dir) {
+  for (const f of readdirSync(dir, { recursive: true })) {
+    if (String(f).endsWith('.md')) readFileSync(join(dir, String(f)));
+  }
+}
+
+export async function sections(ctx) {
+  const { docs } = ctx.corpora;
+  const { rounds } = ctx.plan;
+  const rows = [];
+  const mb = (docs.bytes / 1e6).toFixed(1);
+
+  // ---- cold index: a fresh server process answers its first whole-tree outline
+  warmPageCache(docs.dir);
+  let coldRss = 0;
+  let peerRss = 0;
+  let documents = 0;
+  const cold = await alternate(
+    [
+      {
+        key: 'lectern',
+        run: async () => {
+          const s = await connectLectern(['--docs', `docs=${docs.dir}`]);
+          try {
+            const t0 = performance.now();
+            const res = await s.call('docs_outline', { depth: 2, limit: 200 });
+            const ms = performance.now() - t0;
+            documents = res.structuredContent.total_documents ?? documents;
+            coldRss = Math.max(coldRss, s.peakRssMb() ?? 0);
+            return ms;
+          } finally {
+            await s.close();
+          }
+        },
+      },
+      {
+        key: 'handler',
+        run: async () => {
+          const call = toolsByName(docs.dir); // a new index: nothing cached
+          const t0 = performance.now();
+          await call('docs_outline', { depth: 2, limit: 200 });
+          return performance.now() - t0;
+        },
+      },
+      {
+        key: 'peer',
+        run: () => {
+          const r = spawnSync(process.execPath, [REMARK_CHILD, docs.dir], {
+            encoding: 'utf8',
+            maxBuffer: 1 << 24,
+          });
+          if (r.status !== 0) throw new Error(`remark peer failed: ${r.stderr}`);
+          const out = JSON.parse(r.stdout);
+          peerRss = Math.max(peerRss, out.rss_mb);
+          return out.ms;
+        },
+      },
+    ],
+    { rounds: rounds.cold, warmup: 0 },
+  );
+  rows.push(
+    makeRow({
+      scenario: 'sections',
+      measure: `cold index, ${mb} MB docs tree (${docs.files} files)`,
+      peer: 'remark parse, fresh process',
+      samples: cold,
+      bytes: docs.bytes,
+      rssMb: coldRss,
+      peerRssMb: peerRss,
+      note: `first docs_outline of the whole tree in a fresh server (start-up excluded) parses every file; the peer parses every file with unified + remark-parse in a fresh Node process (start-up excluded). MB/s: Lectern ${mbps(docs.bytes, cold.lectern)}, handler ${mbps(docs.bytes, cold.handler)}, remark ${mbps(docs.bytes, cold.peer)}.`,
+      details: { documents_listed: documents },
+    }),
+  );
+
+  // ---- one long-lived server for the warm measures
+  const server = await connectLectern(['--docs', `docs=${docs.dir}`]);
+  const call = toolsByName(docs.dir);
+  try {
+    await server.call('docs_outline', { depth: 2, limit: 200 }); // fill the cache
+    await call('docs_outline', { depth: 2, limit: 200 });
+    const mediumPath = join(docs.dir, docs.medium.rel);
+    const outline = await alternate(
+      [
+        {
+          key: 'lectern',
+          run: () => server.call('docs_outline', { doc_id: docs.medium.docId }),
+          warmup: 5,
+        },
+        {
+          key: 'handler',
+          run: () => call('docs_outline', { doc_id: docs.medium.docId }),
+          warmup: 5,
+        },
+        { key: 'peer', run: () => remarkOutlineFile(mediumPath) },
+      ],
+      { rounds: rounds.call, warmup: 1 },
+    );
+    rows.push(
+      makeRow({
+        scenario: 'sections',
+        measure: `warm outline of one ${(docs.medium.bytes / 1e3).toFixed(0)} KB doc`,
+        peer: 'remark parse',
+        samples: outline,
+        rssMb: server.peakRssMb(),
+        note: 'Lectern answers from its parse cache; the peer reads and parses the file on every call, as a server without a cache does.',
+      }),
+    );
+
+    // ---- a section of the largest document: warm, and right after the file changed
+    const bigPath = join(docs.dir, docs.big.rel);
+    let bump = 0;
+    const touch = () => {
+      bump++;
+      const t = new Date(Date.now() + bump * 1000);
+      utimesSync(bigPath, t, t);
+    };
+    const readArgs = { anchor: docs.big.anchor, max_chars: 3000 };
+    let sectionChars = 0;
+    const read = await alternate(
+      [
+        {
+          key: 'lectern',
+          run: async () => {
+            const res = await server.call('docs_read', readArgs);
+            sectionChars = res.structuredContent.total_chars ?? sectionChars;
+          },
+          warmup: 5,
+        },
+        { key: 'handler', run: () => call('docs_read', readArgs), warmup: 5 },
+        {
+          key: 'lectern_changed',
+          run: async () => {
+            touch();
+            const t0 = performance.now();
+            await server.call('docs_read', readArgs);
+            const ms = performance.now() - t0;
+            await call('docs_read', readArgs); // the in-process cache sees the change too
+            return ms;
+          },
+        },
+        {
+          key: 'handler_changed',
+          run: async () => {
+            touch();
+            const t0 = performance.now();
+            await call('docs_read', readArgs);
+            const ms = performance.now() - t0;
+            await server.call('docs_read', readArgs); // so the next warm read is warm
+            return ms;
+          },
+        },
+        { key: 'peer', run: () => remarkSection(bigPath, docs.big.heading), warmup: 0 },
+      ],
+      { rounds: rounds.heavy, warmup: 1 },
+    );
+    const bigMb = (docs.big.bytes / 1e6).toFixed(1);
+    rows.push(
+      makeRow({
+        scenario: 'sections',
+        measure: `read a section of a ${bigMb} MB doc, warm`,
+        peer: 'remark parse + slice',
+        samples: { lectern: read.lectern, handler: read.handler, peer: read.peer },
+        rssMb: server.peakRssMb(),
+        note: 'docs_read of one section (3,000-character page) from the middle of the largest document; the peer parses the whole document to find the heading, on every call.',
+      }),
+    );
+    rows.push(
+      makeRow({
+        scenario: 'sections',
+        measure: `read a section of a ${bigMb} MB doc, just changed`,
+        peer: 'remark parse + slice',
+        samples: { lectern: read.lectern_changed, handler: read.handler_changed, peer: read.peer },
+        bytes: docs.big.bytes,
+        rssMb: server.peakRssMb(),
+        note: 'the file’s modification time is moved before each call, so Lectern reads, hashes and parses it again (its cold path); same peer samples as the warm row.',
+      }),
+    );
+
+    // ---- search the whole tree
+    const words = docs.searchQuery.split(' ');
+    let peerFiles = 0;
+    const search = await alternate(
+      [
+        {
+          key: 'lectern',
+          run: () => server.call('docs_search', { query: docs.searchQuery, limit: 10 }),
+        },
+        { key: 'handler', run: () => call('docs_search', { query: docs.searchQuery, limit: 10 }) },
+        {
+          key: 'peer',
+          run: () => {
+            const r = textSearch(ctx.textSearch, {
+              words,
+              dir: docs.dir,
+              mode: 'files',
+              wholeWord: true,
+            });
+            peerFiles = r.lines;
+            return r.ms;
+          },
+        },
+      ],
+      { rounds: rounds.call, warmup: 3 },
+    );
+    rows.push(
+      makeRow({
+        scenario: 'sections',
+        measure: `search "${docs.searchQuery}", ${mb} MB tree`,
+        peer: `${ctx.textSearch.tool} -l (files with any word)`,
+        samples: search,
+        rssMb: server.peakRssMb(),
+        note: `docs_search ranks sections (top 10) from its warm index; no remark peer can search without parsing everything, so the peer is ${ctx.textSearch.tool} listing the ${peerFiles} files that contain any of the words (no ranking).`,
+      }),
+    );
+  } finally {
+    await server.close();
+  }
+  return rows;
+}
+
+function mbps(bytes, samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const med = s[s.length >> 1];
+  return (bytes / 1e6 / (med / 1000)).toFixed(1);
+}
