@@ -14,7 +14,7 @@ const lines = z
   .describe('Line range of the section in its file.');
 
 const anchorText =
-  "Section anchor '<doc_id>#<slug>' (e.g. 'guide/install#linux') or a bare doc_id for a whole page, as returned by atlas_where, atlas_search or atlas_outline.";
+  "Section anchor '<doc_id>#<slug>' (e.g. 'guide/install#linux') or a bare doc_id for a whole page, as listed by atlas_outline or returned by atlas_search and atlas_where.";
 
 /**
  * The `atlas` preset (seed 000): atlas_read, atlas_where, atlas_search and atlas_outline,
@@ -27,8 +27,8 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     title: 'Read a doc section by anchor',
     description: [
       'Fetch the Markdown of one documentation section, addressed by anchor, a page of characters at a time.',
-      'Take the anchor from atlas_where, atlas_search or atlas_outline; reach for this tool rather than opening documentation files directly, since it returns exactly the section asked for.',
-      'Subsections are included. When truncated is true, repeat the call with offset = next_offset until it is false; pages never split a character and concatenate to the exact section.',
+      'Use it once you hold an anchor: atlas_outline lists them, atlas_where and atlas_search return them. Not for finding sections by topic or by words (call atlas_where or atlas_search first); prefer it over opening documentation files directly, since it returns exactly the section asked for.',
+      'max_chars caps one page (default 3000, 100 to 50000) and subsections are included. When truncated is true, repeat the call with offset = next_offset until it is false; pages never split a character and concatenate to the exact section.',
       'An anchor that does not exist yields an error whose suggestions hold the nearest valid anchors (that page’s own anchors when only the part after # is wrong).',
     ].join('\n'),
     inputSchema: z.object({
@@ -82,10 +82,10 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     name: 'atlas_where',
     title: 'Find where a topic is documented',
     description: [
-      'Point to the documentation sections most likely to cover a topic, given a term, phrase or plain question.',
-      'Start here when you know what you need but not which page holds it; then open the best anchor with atlas_read. For every passage that mentions some words use atlas_search; to browse the structure use atlas_outline.',
-      'Sections whose heading contains the query words weigh most; filler words such as how, do or the are ignored. Returns up to limit candidates (default 3, at most 10), best first, each with anchor, heading path, file and line range.',
-      'A query without letters or digits is rejected with EMPTY_QUERY.',
+      'Find the documentation sections most likely to cover a topic, given a term, phrase or plain question.',
+      'Start here when you know what you need but not which page holds it, then open the best anchor with atlas_read; for every passage that mentions some words use atlas_search instead, and to browse the structure use atlas_outline.',
+      'query is free text: a question works, since filler words such as how, do or the are ignored; sections whose heading contains the remaining words weigh most.',
+      'Returns up to limit candidates (default 3, at most 10), best first, each with anchor, heading path, file and line range; results are not paged, so raise limit or switch to atlas_search for more. A query without letters or digits is rejected with EMPTY_QUERY.',
     ].join('\n'),
     inputSchema: z.object({
       query: z
@@ -133,9 +133,9 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     title: 'Search the documentation',
     description: [
       'Search all documentation sections for words or a phrase and list the matches ranked by relevance, with a snippet of each.',
-      'Use it to gather every passage that mentions something; to jump to the single section that owns a topic, atlas_where is the better choice, and atlas_read opens any hit by its anchor.',
+      'Use it to gather every passage that mentions something, then open a hit with atlas_read by its anchor. Not for jumping to the single section that owns a topic: use atlas_where for that, and atlas_outline to browse a page’s structure.',
       'Matching ignores case and common English endings (configure, configured, configuration); headings count three times as much as body text, and sections containing all the words come first.',
-      'Results are paged: limit (default 10, up to 50) per call, then offset = next_offset for more. A query with no letters or digits returns EMPTY_QUERY.',
+      'query is free text; punctuation is ignored. Results are paged: limit (default 10, up to 50) per call, then offset = next_offset for more. A query with no letters or digits is refused with EMPTY_QUERY.',
     ].join('\n'),
     inputSchema: z.object({
       query: z.string().min(1).describe("Words or phrase to find, e.g. 'cache timeout'."),
@@ -190,9 +190,9 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     title: 'Outline the documentation',
     description: [
       'Show the table of contents of the documentation: the headings of one page, or of every page when doc_id is left out.',
-      'Use it to browse what exists and collect anchors for atlas_read; when hunting for a specific topic, atlas_where or atlas_search get there faster.',
+      'Use it to browse what exists and collect anchors for atlas_read. Not for hunting down a specific topic: use atlas_where (or atlas_search for every mention) instead.',
       'Each heading comes with its anchor, level, line range and size in characters (subsections included). depth limits the levels shown (default 6 for one page, 2 for all pages); the full listing is paged by page with offset and next_offset.',
-      'An unknown doc_id fails with DOC_NOT_FOUND and the nearest doc_ids as suggestions.',
+      'Only Markdown files under the configured documentation roots are listed (hidden folders and node_modules skipped); files too large or not UTF-8 are left out. An unknown doc_id fails with DOC_NOT_FOUND and the nearest doc_ids as suggestions.',
     ].join('\n'),
     inputSchema: z.object({
       doc_id: z

@@ -177,10 +177,10 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
     name: 'chunk_markdown',
     title: 'Split Markdown into chunks',
     description: [
-      'Cut a whole Markdown file or text into consecutive chunks that follow its headings and stay under a character budget, ready for embedding.',
+      'Split a whole Markdown file or text into consecutive chunks that follow its headings and stay under a character budget, ready for embedding.',
       'Use it to ingest or index an entire document; for one section use get_section, for the heading list use outline_markdown.',
       'Sections that fit max_chars (default 2000) with their subsections stay whole; bigger ones are divided at blank lines, and code fences or tables are never cut (one that alone exceeds the budget is returned whole with oversized set). Front matter is dropped.',
-      'Send exactly one of path and text. Up to 50 chunks come per call; continue with offset = next_offset.',
+      'path names a file inside the documentation root and text is raw Markdown: send exactly one. Both or neither, a file over 10 MB, outside the root or not UTF-8 is refused with an error naming the problem. Up to 50 chunks come per call; continue with offset = next_offset.',
     ].join('\n'),
     inputSchema: z.object({
       path: pathField,

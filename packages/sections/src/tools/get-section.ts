@@ -43,7 +43,7 @@ export function getSectionTool(index: DocsIndex) {
         .min(1)
         .optional()
         .describe(
-          "Anchor slug of the section, e.g. 'install' or 'install-1' for the second 'Install' (a '<doc_id>#' prefix is ignored). Wins over heading.",
+          "Anchor slug of the section as docs_outline lists it, e.g. 'install'; a repeated heading gets a numbered slug such as 'install-1' (a '<doc_id>#' prefix is ignored). Wins over heading.",
         ),
       heading: z
         .string()
