@@ -321,4 +321,32 @@ describe('offline judge rules', () => {
     // A sibling the description never accounts for leaves the guidance incomplete.
     expect(judge(['search_calls_extensive', 'get_call_transcript'])).toBe(4);
   });
+
+  it('recognizes an imperative verb outside its lexicon, but not a noun label', () => {
+    const purposeOf = (description: string) => {
+      const tool: ToolInput = { name: 'docs_where', description };
+      return judgeToolOffline({
+        tool,
+        signals: computeSignals(tool),
+        siblingToolNames: [],
+      }).scores.purpose_clarity;
+    };
+    for (const lead of [
+      'Pinpoint the documentation sections most likely to cover a topic, given a phrase.',
+      'Whittle a whole Markdown file into consecutive chunks that follow its headings.',
+      'Funnel to the three documentation sections most likely to answer a question.',
+    ]) {
+      const p = purposeOf(lead);
+      expect(p.score, lead).toBeGreaterThanOrEqual(4);
+      expect(p.justification).toContain(`Leads with the verb "${lead.split(' ')[0]}"`);
+    }
+    for (const label of [
+      'Helper for the documentation sections of a project, given a phrase.',
+      'Markdown to HTML conversion of documentation sections in a project.',
+    ]) {
+      const p = purposeOf(label);
+      expect(p.score, label).toBe(3);
+      expect(p.justification).toContain('does not open with an action verb');
+    }
+  });
 });

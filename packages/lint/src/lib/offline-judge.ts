@@ -365,16 +365,49 @@ function routesTo(text: string, sibling: string): boolean {
 
 const LEAD_SKIP = new Set(['this', 'tool', 'it', 'that', 'to', 'esta', 'herramienta', 'que']);
 
+/** Words that introduce a verb's object: "Cut a file", "Point to the sections", "Tally all rows". */
+const OBJECT_START = new Set(
+  (
+    'the a an one all every each any this that these those its their your some several many ' +
+    'multiple both either up to into onto from over through across between'
+  ).split(' '),
+);
+const PREPOSITION = new Set('to into onto from over through across up out at on in for'.split(' '));
+
+/** Endings of nouns and adjectives that open labels ("Helper for the API", "Wrapper to the"). */
+const NOT_A_VERB =
+  /(?:tion|sion|ment|ness|ity|ance|ence|ism|ist|er|or|al|ous|ive|ic|ing|ed|ly|ful|less|able|ible|ware|kit)$/i;
+
+/**
+ * True when `word`, at the head of the first sentence and followed by `next` and `after`, reads
+ * as an imperative verb outside the lexicon: a plain word followed directly by its object ("Cut
+ * a file") or by a preposition and its object ("Point to the sections").
+ */
+function looksImperative(word: string, next: string, after: string): boolean {
+  const w = word.toLowerCase();
+  if (!/^\p{L}{2,}$/u.test(word) || STOPWORDS.has(w) || NOT_A_VERB.test(w)) return false;
+  if (/^\d/.test(next)) return true;
+  if (!OBJECT_START.has(next)) return false;
+  return !PREPOSITION.has(next) || OBJECT_START.has(after) || /^\d/.test(after);
+}
+
 function leadVerbOf(first: string): { verb: string | null; word: string | null } {
   const ws = words(first)
-    .slice(0, 5)
+    .slice(0, 7)
     .map((w) => w.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, ''));
   let checked = 0;
-  for (const w of ws) {
+  for (let i = 0; i < ws.length && i < 5; i++) {
+    const w = ws[i];
     if (!w) continue;
     const verb = actionVerb(w);
     if (verb) return { verb, word: w };
-    if (!LEAD_SKIP.has(w.toLowerCase())) checked++;
+    if (LEAD_SKIP.has(w.toLowerCase())) continue;
+    if (checked === 0) {
+      const next = (ws[i + 1] ?? '').toLowerCase();
+      const after = (ws[i + 2] ?? '').toLowerCase();
+      if (looksImperative(w, next, after)) return { verb: w.toLowerCase(), word: w };
+    }
+    checked++;
     if (checked >= 2) break;
   }
   return { verb: null, word: null };

@@ -210,7 +210,8 @@ const EN_VERBS =
   'group aggregate measure test explain answer ask notify call invoke trigger watch monitor ' +
   'track report log record capture take make fork clone sign encrypt decrypt hash encode decode ' +
   'compress zip unzip ping echo wait resize crop draw plot transcribe cite expand tail grep glob ' +
-  'stat collect gather view preview print emit store purge erase destroy drop upsert';
+  'stat collect gather view preview print emit store purge erase destroy drop upsert point ' +
+  'suggest recommend propose cut trim tally identify detect classify rank sample';
 
 const ES_VERBS =
   'leer lee lea lees busca buscar busque lista listar enumera enumerar devuelve devolver obtiene ' +
