@@ -94,6 +94,12 @@ Diff options:
   --changeset PACKAGE    write a changeset with the bump and the changelog
   --changeset-dir DIR    where to write it (default .changeset)
 
+Calibrate options:
+  --format text|json     output format (default text)
+  --check                exit 1 when any example is outside ±1 per dimension, ±0.3 TDQS or its tier
+  --judge, --llm-*       calibrate the LLM judge instead of the offline one
+
+Every command takes --output FILE; --help and --version print and exit 0.
 Exit codes: 0 pass, 1 below a threshold, 2 unusable input or usage error.
 `;
 

@@ -349,4 +349,19 @@ describe('offline judge rules', () => {
       expect(p.justification).toContain('does not open with an action verb');
     }
   });
+
+  it('lets a one-parameter tool reach 5 on parameters when the text explains that parameter', () => {
+    const params = (description: string) => {
+      const tool: ToolInput = {
+        name: 'notes_outline',
+        description,
+        inputSchema: obj({ path: { type: 'string', description: 'Note path.' } }, ['path']),
+      };
+      return judgeToolOffline({ tool, signals: computeSignals(tool), siblingToolNames: [] }).scores
+        .parameter_semantics.score;
+    };
+    expect(params('List the headings of one note. `path` is relative to the notes root.')).toBe(5);
+    expect(params('List the headings of one note.')).toBe(3);
+    expect(params('List the headings of one note. `path` must be valid.')).toBe(3);
+  });
 });

@@ -900,7 +900,8 @@ function parameterSemantics(a: Analysis, input: ToolJudgeInput): DimensionJudgem
     ? ` The mention of ${list(redundant.map((p) => p.name))} repeats the schema and earns nothing.`
     : '';
   if (cov > 80) {
-    const need = Math.max(2, Math.ceil(0.8 * n));
+    // One documented parameter explained is complete; with more, most of them must be.
+    const need = n === 1 ? 1 : Math.max(2, Math.ceil(0.8 * n));
     const score = explained.length >= need ? 5 : explained.length >= 1 ? 4 : 3;
     const body =
       explained.length === 0
