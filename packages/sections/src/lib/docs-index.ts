@@ -485,13 +485,7 @@ export class DocsIndex {
         { suggestions: suggest(docId, await this.knownIds()) },
       );
     const { root, rest } = this.splitRoot(docId, 'doc_id');
-    let rel: string;
-    try {
-      rel = resolveInRoot(root.root, rest).relative;
-    } catch (e) {
-      if (isToolError(e)) throw e;
-      throw e;
-    }
+    const rel = resolveInRoot(root.root, rest).relative;
     if (rel === '' || rel.split('/').some(skipName)) throw await notFound();
     const candidates = [...MARKDOWN_EXTENSIONS.map((e) => rel + e), rel];
     for (const c of candidates) {

@@ -9,8 +9,8 @@ import {
 } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { sectionAtLine } from '../lib/document.js';
+import { rank, scopedDocs } from '../lib/scope.js';
 import { contentTokens, scoreAll } from '../lib/search.js';
-import { rank, scopedDocs } from './search.js';
 
 /** `docs_where`: the home section of a topic, or the section enclosing a line. */
 export function whereTool(index: DocsIndex) {
