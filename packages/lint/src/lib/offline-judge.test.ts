@@ -226,7 +226,7 @@ describe('offline judge rules', () => {
     expect(isKeywordList('Limits, errors, pagination, versions.')).toBe(true);
     expect(isKeywordList('Params: path offset limit default format.')).toBe(true);
     expect(isKeywordList('Returns {content, version, total_lines}.')).toBe(false);
-    expect(isKeywordList('offset is 1-based and limit caps the lines returned.')).toBe(false);
+    expect(isKeywordList('offset is 1-based and limit caps how many lines come back.')).toBe(false);
     expect(nearestSibling('read_file', ['create_directory', 'read_text_file', 'write_file'])).toBe(
       'read_text_file',
     );
