@@ -148,6 +148,9 @@ const GENERIC = new Set(
   ).split(' '),
 );
 
+/** The behaviour cues as global patterns, to find every keyword a sentence uses. */
+const BEHAVIOUR_GLOBAL: readonly RegExp[] = BEHAVIOUR.map((b) => new RegExp(b.re.source, 'giu'));
+
 const EMPHASIS = new Set(['ALL', 'NOT', 'NEVER', 'ONLY', 'NOTE', 'MUST', 'IMPORTANT', 'WARNING']);
 
 /** True when the text names something code-like: `code`, {json}, snake_case, camelCase, CODES. */
@@ -173,10 +176,8 @@ export function statesConcreteFact(
 ): boolean {
   if (/\d/.test(text)) return true;
   const covered: [number, number][] = [];
-  for (const cat of BEHAVIOUR) {
-    for (const m of text.matchAll(new RegExp(cat.re.source, 'giu'))) {
-      covered.push([m.index, m.index + m[0].length]);
-    }
+  for (const re of BEHAVIOUR_GLOBAL) {
+    for (const m of text.matchAll(re)) covered.push([m.index, m.index + m[0].length]);
   }
   const specific = tokenize(text).filter(
     (t) =>
