@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Outline throughput of @lectern/sections (runs against dist: `pnpm --filter @lectern/sections build` first).
 //
-//   node bench/outline-throughput.mjs [--mb 50] [--remark-mb 3] [--keep]
+//   node bench/outline-throughput.mjs [--mb 50] [--remark-mb 3] [--remark-big] [--keep]
 //
 // 1. generates a docs tree of realistic pages (default 50 MB) in a temp folder;
 // 2. cold outline: a fresh DocsIndex lists and parses every file (fast scanner, remark
@@ -10,7 +10,8 @@
 // 4. a section read on a 10 MB document through the docs_read handler, cold and warm;
 // 5. a plain remark parse (unified + remark-parse + remark-gfm + remark-frontmatter) of a
 //    sample of the same pages (all of them with --remark-mb 0), checking that the scanner's
-//    outline is identical to remark's on that sample.
+//    outline is identical to remark's on that sample; with --remark-big, remark also parses
+//    the 10 MB document (slow: tens of seconds).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,6 +27,7 @@ const opt = (name, dflt) => {
 const totalMb = opt('mb', 50);
 const remarkMb = opt('remark-mb', 3);
 const keep = args.includes('--keep');
+const remarkBig = args.includes('--remark-big');
 
 const MB = 1024 * 1024;
 const fmt = (n, d = 1) => n.toFixed(d);
@@ -123,6 +125,16 @@ console.log(
   `remark (plain parse): ${fmt(sampleBytes / MB)} MB sample in ${fmt(remarkMs, 0)} ms, ${fmt(sampleBytes / MB / (remarkMs / 1000), 2)} MB/s; ` +
     `scanner identical on ${same}/${decided} decided pages (${sample.length - decided} handed to remark)`,
 );
+
+if (remarkBig) {
+  t = performance.now();
+  const ref = remarkOutline(bigText);
+  const ms = performance.now() - t;
+  const same = JSON.stringify(scanOutline(bigText)) === JSON.stringify(ref);
+  console.log(
+    `remark on the 10 MB document: ${fmt(ms, 0)} ms, ${fmt(bigBytes / MB / (ms / 1000), 2)} MB/s; scanner outline identical: ${same}`,
+  );
+}
 
 if (!keep) {
   rmSync(dir, { recursive: true, force: true });

@@ -63,6 +63,29 @@ describe('DocsIndex cache', () => {
   });
 });
 
+describe('DocsIndex under concurrency and renames', () => {
+  it('shares one parse between concurrent requests for the same file', async () => {
+    const dir = tree({ 'a.md': '# A\n', 'b.md': '# B\n' });
+    const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
+    await Promise.all([
+      index.listDocuments(),
+      index.listDocuments(),
+      index.getDocument('a'),
+      index.loadPath('b.md'),
+    ]);
+    expect(index.parseCount).toBe(2);
+  });
+
+  it('lets a new .md take over a doc_id served from .mdx', async () => {
+    const dir = tree({ 'x.mdx': '# from mdx\n' });
+    const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
+    expect((await index.getDocument('x')).model.title).toBe('from mdx');
+    writeFileSync(join(dir, 'x.md'), '# from md\n');
+    expect((await index.getDocument('x')).model.title).toBe('from md');
+    expect((await index.getDocument('x.mdx')).docId).toBe('x.mdx');
+  });
+});
+
 describe('DocsIndex doc ids and walking', () => {
   it('gives .md the bare id and keeps the extension of a clashing .mdx', async () => {
     const dir = tree({ 'x.md': '# md\n', 'x.mdx': '# mdx\n', 'y.markdown': '# y\n' });

@@ -149,7 +149,12 @@ export class DocsIndex {
   private readonly cache = new Map<string, CacheEntry>();
   private lastIds: string[] = [];
   /** doc_id -> file, remembered from earlier lookups (revalidated with lstat on use). */
-  private readonly resolved = new Map<string, { root: RootEntry; rel: string; key: string }>();
+  private readonly resolved = new Map<
+    string,
+    { root: RootEntry; rel: string; key: string; shadows: string[] }
+  >();
+  /** Reads in progress by absolute path, so concurrent requests share one parse. */
+  private readonly inflight = new Map<string, Promise<IndexedDoc>>();
 
   /** Resolves every root once (realpath); throws `ToolError` `ROOT_*` for a bad root. */
   constructor(options: SectionsOptions) {
@@ -261,6 +266,24 @@ export class DocsIndex {
       if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
       return hit.doc;
     }
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    const work = this.readAndParse(root, relPath, docId, key, hit);
+    this.inflight.set(key, work);
+    try {
+      return await work;
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  private async readAndParse(
+    root: RootEntry,
+    relPath: string,
+    docId: string,
+    key: string,
+    hit: CacheEntry | undefined,
+  ): Promise<IndexedDoc> {
     const opened = await openInRoot(root.root, relPath, { maxBytes: this.maxFileBytes });
     let bytes: Buffer;
     const st = opened.stat;
@@ -472,7 +495,9 @@ export class DocsIndex {
         st?.isFile() &&
         hit.size === st.size &&
         hit.mtimeMs === st.mtimeMs &&
-        hit.ino === st.ino
+        hit.ino === st.ino &&
+        // a file that now takes precedence for this doc_id (e.g. a new `.md` beside `.mdx`)
+        !known.shadows.some((rel) => this.lstatQuiet(known.root, rel)?.isFile())
       ) {
         return hit.doc;
       }
@@ -488,12 +513,17 @@ export class DocsIndex {
     const rel = resolveInRoot(root.root, rest).relative;
     if (rel === '' || rel.split('/').some(skipName)) throw await notFound();
     const candidates = [...MARKDOWN_EXTENSIONS.map((e) => rel + e), rel];
-    for (const c of candidates) {
+    for (const [i, c] of candidates.entries()) {
       const st = this.lstatQuiet(root, c);
       if (st?.isFile()) {
         const doc = await this.load(root, c, this.idOfFile(root, c));
         if (this.resolved.size > 10_000) this.resolved.clear();
-        this.resolved.set(docId, { root, rel: c, key: join(root.root.path, c) });
+        this.resolved.set(docId, {
+          root,
+          rel: c,
+          key: join(root.root.path, c),
+          shadows: candidates.slice(0, i),
+        });
         return doc;
       }
     }
