@@ -16,7 +16,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { invokeTool } from '@lectern/core';
-import { DocsIndex, remarkOutline, scanOutline, sectionToolsFor } from '../dist/index.js';
+import {
+  buildDocument,
+  DocsIndex,
+  remarkOutline,
+  scanOutline,
+  sectionToolsFor,
+} from '../dist/index.js';
 import { realisticDocument } from '../dist/lib/corpus.js';
 
 const args = process.argv.slice(2);
@@ -94,6 +100,16 @@ const warmReadMs = (performance.now() - t) / N;
 console.log(
   `10 MB document: ${fmt(bigBytes / MB)} MB parsed in ${fmt(bigParseMs, 0)} ms (${fmt(bigBytes / MB / (bigParseMs / 1000))} MB/s, ${whole.model.parser}); ` +
     `read ${anchor}: first ${fmt(firstReadMs, 2)} ms, warm ${fmt(warmReadMs * 1000, 0)} µs per call (parses ${bigIndex.parseCount})`,
+);
+
+// the same 10 MB page with one footnote definition in the middle: the scanner hands a small
+// window around it to remark and resumes after it
+const withNote = `${bigText.slice(0, bigText.length / 2).replace(/\n[^\n]*$/, '')}\n\nA claim.[^1]\n\n[^1]: Its source.\n\n${bigText.slice(bigText.length / 2).replace(/^[^\n]*\n/, '')}`;
+t = performance.now();
+const mixed = buildDocument(withNote);
+const mixedMs = performance.now() - t;
+console.log(
+  `10 MB document with a footnote definition: ${fmt(mixedMs, 0)} ms (${fmt(bigBytes / MB / (mixedMs / 1000))} MB/s, parser ${mixed.parser})`,
 );
 
 // scanner alone, in memory (JIT warm now)

@@ -13,7 +13,7 @@ import {
   suggest,
   ToolError,
 } from '@lectern/core';
-import { buildDocument, type DocModel, type Section } from './document.js';
+import { buildDocument, type DocModel, type ParserUsed, type Section } from './document.js';
 import { buildSearchData, type DocSearchData } from './search.js';
 
 /** Default size cap of one document: 10 MiB. */
@@ -40,8 +40,8 @@ export interface ParseEvent {
   path: string | null;
   /** Size of the parsed text in UTF-16 code units. */
   chars: number;
-  /** Which parser decided the outline. */
-  parser: 'scanner' | 'remark';
+  /** Which parser decided the outline (`mixed`: remark decided some windows). */
+  parser: ParserUsed;
 }
 
 /** A parsed document of a root (or of inline text, with null ids). */
@@ -143,7 +143,7 @@ export class DocsIndex {
   readonly maxFileBytes: number;
   /** Parses done so far (cache hits excluded). */
   parseCount = 0;
-  /** Of {@link parseCount}, how many remark decided (the scanner was unsure). */
+  /** Of {@link parseCount}, how many needed remark for all or part of the text. */
   remarkCount = 0;
   private readonly onParse: ((event: ParseEvent) => void) | undefined;
   private readonly cache = new Map<string, CacheEntry>();
@@ -217,7 +217,7 @@ export class DocsIndex {
   private parse(text: string, root: string | null, path: string | null): DocModel {
     const model = buildDocument(text);
     this.parseCount++;
-    if (model.parser === 'remark') this.remarkCount++;
+    if (model.parser !== 'scanner') this.remarkCount++;
     this.onParse?.({ root, path, chars: model.text.length, parser: model.parser });
     return model;
   }

@@ -1,7 +1,8 @@
 import GithubSlugger, { slug as slugOf } from 'github-slugger';
+import { toString as mdastToString } from 'mdast-util-to-string';
 import type { OutlineScan } from './headings.js';
-import { remarkOutline } from './remark.js';
-import { scanOutline } from './scanner.js';
+import { parseMdast, remarkOutline } from './remark.js';
+import { scanFrom } from './scanner.js';
 
 /** One heading of a document and the section it opens. Lines are 1-based and inclusive. */
 export interface Section {
@@ -33,8 +34,8 @@ export interface DocModel {
   totalLines: number;
   sections: Section[];
   frontMatter: { startLine: number; endLine: number } | null;
-  /** `scanner` when the fast scanner decided the outline, `remark` when remark did. */
-  parser: 'scanner' | 'remark';
+  /** `scanner`, `remark`, or `mixed` when remark decided some windows the scanner could not. */
+  parser: ParserUsed;
   /** Text of the first level-1 heading, else of the first heading, else null. */
   title: string | null;
 }
@@ -101,19 +102,97 @@ export function trimBlankTail(
   return end;
 }
 
+/** Which parser decided a document's outline. */
+export type ParserUsed = 'scanner' | 'remark' | 'mixed';
+
+const SAFE_START = /^[A-Za-z#]/;
+
 /**
- * Finds the outline of `text`: the fast scanner when it is sure, remark otherwise (or always,
- * with `forceRemark`). Both give remark's top-level headings.
+ * Lets remark decide the window of lines from `startLine` (offset `startPos`, a clean parser
+ * state) to a boundary after `unsureLine`: a line starting at column 0 with a letter or `#`
+ * right after a blank line, at which remark's top-level blocks of the window have all ended
+ * (so nothing before it can continue past it, and nothing after it can reach back). Windows
+ * grow until such a boundary verifies or the document ends. Returns null when a heading of
+ * the window might need a link definition from elsewhere (then remark must see it all).
+ */
+function remarkWindow(
+  text: string,
+  lineStarts: number[],
+  startLine: number,
+  unsureLine: number,
+  hasDefinitions: boolean,
+): { headings: OutlineScan['headings']; endLine: number } | null {
+  const total = lineStarts.length;
+  const lineAt = (l: number) =>
+    text.slice(lineStarts[l - 1]!, lineEndOffset({ text, lineStarts }, l));
+  let minEnd = Math.max(unsureLine + 1, startLine + 1);
+  let span = 64;
+  for (;;) {
+    let c = minEnd;
+    while (
+      c <= total &&
+      !(c - startLine >= span && SAFE_START.test(lineAt(c)) && lineAt(c - 1).trim() === '')
+    ) {
+      c++;
+    }
+    const endOffset = c <= total ? lineStarts[c - 1]! : text.length;
+    // a leading blank line keeps a window that starts with `---` from reading as front matter
+    const tree = parseMdast(`\n${text.slice(lineStarts[startLine - 1]!, endOffset)}`);
+    const shift = startLine - 2;
+    const lastWindowLine = c - 1;
+    const ended = tree.children.every(
+      (node) => (node.position?.end.line ?? 0) + shift < lastWindowLine,
+    );
+    if (c > total || ended) {
+      const headings: OutlineScan['headings'] = [];
+      for (const node of tree.children) {
+        if (node.type !== 'heading' || !node.position) continue;
+        const line = node.position.start.line + shift;
+        const endLine = node.position.end.line + shift;
+        if (hasDefinitions) {
+          const source = text.slice(
+            lineStarts[line - 1]!,
+            lineEndOffset({ text, lineStarts }, endLine),
+          );
+          if (source.includes('[') || source.includes(']')) return null;
+        }
+        headings.push({ level: node.depth, text: mdastToString(node), line, endLine });
+      }
+      return { headings, endLine: Math.min(c, total + 1) };
+    }
+    minEnd = c + 1;
+    span *= 2;
+  }
+}
+
+/**
+ * Finds the outline of `text`: the fast scanner where it is sure, remark for the windows it
+ * is not (or for everything, with `forceRemark`). Either way the result is remark's.
  */
 export function outlineOf(
   text: string,
   options: { forceRemark?: boolean } = {},
-): { scan: OutlineScan; parser: 'scanner' | 'remark' } {
-  if (!options.forceRemark) {
-    const scan = scanOutline(text);
-    if (scan) return { scan, parser: 'scanner' };
+): { scan: OutlineScan; parser: ParserUsed } {
+  if (options.forceRemark) return { scan: remarkOutline(text), parser: 'remark' };
+  let step = scanFrom(text);
+  if (step.done)
+    return { scan: { headings: step.headings, frontMatter: step.frontMatter }, parser: 'scanner' };
+  if (step.global) return { scan: remarkOutline(text), parser: 'remark' };
+  const lineStarts = computeLineStarts(text);
+  const hasDefinitions = text.includes(']:');
+  const frontMatter = step.frontMatter;
+  const headings = [...step.headings];
+  for (;;) {
+    const w = remarkWindow(text, lineStarts, step.cleanLine, step.unsureLine, hasDefinitions);
+    if (w === null) return { scan: remarkOutline(text), parser: 'remark' };
+    headings.push(...w.headings);
+    if (w.endLine > lineStarts.length) break;
+    step = scanFrom(text, lineStarts[w.endLine - 1]!, w.endLine, true);
+    if (!step.done && step.global) return { scan: remarkOutline(text), parser: 'remark' };
+    headings.push(...step.headings);
+    if (step.done) break;
   }
-  return { scan: remarkOutline(text), parser: 'remark' };
+  return { scan: { headings, frontMatter }, parser: 'mixed' };
 }
 
 /** The anchor slug of each heading text, numbered like GitHub (`-1`, `-2` for repeats). */

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { createRng, realisticDocument, tortureDocument } from './corpus.js';
+import { outlineOf } from './document.js';
 import type { OutlineScan } from './headings.js';
 import { remarkHeadingText, remarkOutline } from './remark.js';
 import { scanOutline, simpleInlineText } from './scanner.js';
@@ -68,6 +69,58 @@ describe('scanOutline is identical to remark', () => {
     expect(r.mismatches.join('\n')).toBe('');
     expect(r.fellBack).toBe(0);
     expect(r.headings).toBeGreaterThan(100);
+  });
+});
+
+describe('outlineOf (scanner, with remark deciding the windows it cannot) equals remark', () => {
+  function compareAll(docs: string[]) {
+    const kinds: Record<string, number> = {};
+    const mismatches: string[] = [];
+    for (const md of docs) {
+      const got = outlineOf(md);
+      kinds[got.parser] = (kinds[got.parser] ?? 0) + 1;
+      const ref = remarkOutline(md);
+      if (JSON.stringify(got.scan) !== JSON.stringify(ref)) {
+        mismatches.push(
+          `${got.parser} ${JSON.stringify(md)}\n  got ${JSON.stringify(got.scan)}\n  ref ${JSON.stringify(ref)}`,
+        );
+      }
+    }
+    return { kinds, mismatches };
+  }
+
+  it('on every spec example', () => {
+    const r = compareAll(examples.map((e) => e.markdown));
+    expect(r.mismatches.join('\n')).toBe('');
+  });
+
+  it('on 1500 torture documents of four parts each, many of them mixed', () => {
+    const rng = createRng(4242);
+    const docs = Array.from({ length: 1500 }, () =>
+      [tortureDocument(rng), tortureDocument(rng), tortureDocument(rng), tortureDocument(rng)].join(
+        '\n\n',
+      ),
+    );
+    const r = compareAll(docs);
+    expect(r.mismatches.join('\n')).toBe('');
+    expect(r.kinds.mixed).toBeGreaterThan(200);
+    expect(r.kinds.scanner).toBeGreaterThan(900);
+  });
+
+  it('keeps a long page with one footnote definition mostly on the scanner', () => {
+    const pages = Array.from({ length: 40 }, (_, i) =>
+      realisticDocument(500 + i, 6000).replace(/^---[\s\S]*?---\n/, ''),
+    );
+    pages.splice(
+      20,
+      0,
+      'A claim that needs a source.[^1]\n\n[^1]: The source, with\n    # an indented line that is no heading\n',
+    );
+    const md = pages.join('\n');
+    const got = outlineOf(md);
+    expect(got.parser).toBe('mixed');
+    expect(got.scan).toEqual(remarkOutline(md));
+    expect(got.scan.headings.length).toBeGreaterThan(200);
   });
 });
 

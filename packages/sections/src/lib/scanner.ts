@@ -509,25 +509,61 @@ function delimiterRowSize(s: string, from: number): number {
   }
 }
 
+/** The outcome of scanning from some line: finished, or stopped where it was unsure. */
+export type ScanStep =
+  | { done: true; headings: RawHeading[]; frontMatter: OutlineScan['frontMatter'] }
+  | {
+      done: false;
+      /** Headings found before `cleanLine` (all of them certain). */
+      headings: RawHeading[];
+      frontMatter: OutlineScan['frontMatter'];
+      /** True when the whole document needs remark (NUL, a lone CR, unclosed front matter). */
+      global: boolean;
+      /** Last line before the unsure one at which no block was open: a fresh parser state. */
+      cleanLine: number;
+      /** Offset where `cleanLine` starts. */
+      cleanPos: number;
+      /** The line the scanner could not decide. */
+      unsureLine: number;
+    };
+
+/**
+ * Scans `text` from offset `pos` (the start of line `line`) with a fresh parser state, as if
+ * the document began there (front matter is only looked for at offset 0). Stops at the first
+ * construct it does not model exactly and reports the last clean line before it, so a caller
+ * can let remark decide a window of the document and resume after it. `checked` skips the
+ * whole-text checks for NUL and lone CR (already done for this text).
+ */
+export function scanFrom(text: string, pos = 0, line = 1, checked = false): ScanStep {
+  const global = (): ScanStep => ({
+    done: false,
+    headings: [],
+    frontMatter: null,
+    global: true,
+    cleanLine: 1,
+    cleanPos: 0,
+    unsureLine: 1,
+  });
+  if (!checked) {
+    if (text.includes('\0')) return global();
+    let cr = text.indexOf('\r');
+    while (cr !== -1) {
+      if (text.charCodeAt(cr + 1) !== 10) return global();
+      cr = text.indexOf('\r', cr + 2);
+    }
+  }
+  const scanner = new Scanner(text);
+  return scanner.run(pos, line - 1) ?? global();
+}
+
 /**
  * Scans `text` for its top-level headings and YAML front matter, or returns null when the
  * document holds a construct the scanner does not model exactly (the caller then parses it
  * with remark). `text` must not start with a BOM.
  */
 export function scanOutline(text: string): OutlineScan | null {
-  if (text.includes('\0')) return null;
-  let cr = text.indexOf('\r');
-  while (cr !== -1) {
-    if (text.charCodeAt(cr + 1) !== 10) return null;
-    cr = text.indexOf('\r', cr + 2);
-  }
-  if (text.includes('[^') && text.includes(']:')) return null;
-  try {
-    return new Scanner(text).run();
-  } catch (e) {
-    if (e instanceof Unsure) return null;
-    throw e;
-  }
+  const step = scanFrom(text);
+  return step.done ? { headings: step.headings, frontMatter: step.frontMatter } : null;
 }
 
 class Scanner {
@@ -566,15 +602,15 @@ class Scanner {
     this.hasDefinitions = text.includes(']:');
   }
 
-  run(): OutlineScan {
+  /** Runs from `start` (after line `lineNo`); null when the whole document needs remark. */
+  run(start: number, lineNo: number): ScanStep | null {
     const text = this.text;
     const n = text.length;
-    let pos = 0;
+    let pos = start;
     let frontMatter: OutlineScan['frontMatter'] = null;
-    let lineNo = 0;
     // YAML front matter: `---` on line 1 up to the next `---` line (both may carry trailing
     // spaces or tabs), as micromark-extension-frontmatter recognises it.
-    if (text.startsWith('---')) {
+    if (start === 0 && text.startsWith('---')) {
       const first = this.rawLine(0);
       if (first.end < n && /^---[ \t]*$/.test(first.line)) {
         let p = first.next;
@@ -593,24 +629,45 @@ class Scanner {
         }
         // remark-frontmatter leaves the parser in an odd state after an unclosed opening
         // fence (list items after it are not recognised); let remark decide such documents.
-        if (!frontMatter) throw new Unsure();
+        if (!frontMatter) return null;
       }
     }
-    if (frontMatter) {
-      for (let i = 1; i <= lineNo; i++) this.lineStarts.push(0);
-    }
     this.lineNo = lineNo;
-    while (pos < n) {
-      const l = this.rawLine(pos);
-      this.lineNo++;
-      this.lineStarts[this.lineNo] = pos;
-      this.incorporateLine(l.line, pos);
-      pos = l.next;
+    let cleanLine = lineNo + 1;
+    let cleanPos = pos;
+    let cleanCount = 0;
+    const footnotes = this.hasDefinitions;
+    try {
+      while (pos < n) {
+        const l = this.rawLine(pos);
+        this.lineNo++;
+        this.lineStarts[this.lineNo] = pos;
+        if (this.tip === this.doc) {
+          cleanLine = this.lineNo;
+          cleanPos = pos;
+          cleanCount = this.headings.length;
+        }
+        // a GFM footnote definition is a container the scanner does not model
+        if (footnotes && l.line.includes('[^')) throw new Unsure();
+        this.incorporateLine(l.line, pos);
+        pos = l.next;
+      }
+      // finalize everything at EOF
+      this.blank = true;
+      while (this.tip !== this.doc) this.finalize(this.tip, true);
+    } catch (e) {
+      if (!(e instanceof Unsure)) throw e;
+      return {
+        done: false,
+        headings: this.headings.slice(0, cleanCount),
+        frontMatter,
+        global: false,
+        cleanLine,
+        cleanPos,
+        unsureLine: this.lineNo,
+      };
     }
-    // finalize everything at EOF
-    this.blank = true;
-    while (this.tip !== this.doc) this.finalize(this.tip, true);
-    return { headings: this.headings, frontMatter };
+    return { done: true, headings: this.headings, frontMatter };
   }
 
   private rawLine(pos: number): { line: string; end: number; next: number } {
