@@ -27,6 +27,17 @@ describe('chunkDocument', () => {
     expect(joined.replace(/\n+/g, '\n')).toBe(md.trim().replace(/\n+/g, '\n'));
   });
 
+  it('keeps a short intro with the first subsections that fit instead of alone', () => {
+    const body = (n: number) => 'text '.repeat(n).trim();
+    const md = `# A\n\n## B\n\n${body(20)}\n\n## C\n\n${body(30)}\n`;
+    const chunks = chunkDocument(buildDocument(md), 200);
+    expect(chunks.map((c) => [c.section, c.startLine, c.endLine])).toEqual([
+      [0, 1, 5],
+      [2, 7, 9],
+    ]);
+    expect(chunks[0]!.text.startsWith('# A\n\n## B')).toBe(true);
+  });
+
   it('never cuts inside a code fence or a table, flagging blocks over budget', () => {
     const fence = [
       '```js',

@@ -164,9 +164,10 @@ function packRange(
 
 /**
  * Splits a document into chunks of at most `max` characters along its headings: a section that
- * fits with its subsections is one chunk; a larger one yields its own text (split at blank
- * lines, never inside a code fence or table) followed by its subsections, recursively. Front
- * matter is left out.
+ * fits with its subsections is one chunk; a larger one yields its own text together with as
+ * many of its first subsections as fit (or, when its own text alone is too large, that text
+ * split at blank lines, never inside a code fence or table), then its other subsections,
+ * recursively. Front matter is left out.
  */
 export function chunkDocument(doc: DocModel, max: number): Chunk[] {
   const out: Chunk[] = [];
@@ -189,8 +190,21 @@ export function chunkDocument(doc: DocModel, max: number): Chunk[] {
       pushChunk(out, doc, s.index, s.startLine, s.endLine);
       return;
     }
-    packRange(out, doc, s.index, s.startLine, s.ownEndLine, max);
-    for (const c of children.get(s.index) ?? []) emit(c);
+    const kids = children.get(s.index) ?? [];
+    let k = 0;
+    if (span(doc, s.startLine, s.ownEndLine) <= max) {
+      // the section's own text travels with as many whole subsections as still fit, so a
+      // heading with a short intro does not become a chunk of its own
+      let end = s.ownEndLine;
+      while (k < kids.length && span(doc, s.startLine, kids[k]!.endLine) <= max) {
+        end = kids[k]!.endLine;
+        k++;
+      }
+      pushChunk(out, doc, s.index, s.startLine, end);
+    } else {
+      packRange(out, doc, s.index, s.startLine, s.ownEndLine, max);
+    }
+    for (; k < kids.length; k++) emit(kids[k]!);
   };
   for (const s of children.get(-1) ?? []) emit(s);
   return out;
