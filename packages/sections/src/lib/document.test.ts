@@ -110,11 +110,22 @@ describe('buildDocument', () => {
     expect(sectionAtLine(doc, 5)!.heading).toBe('C');
   });
 
+  it('resolves reference links in headings against definitions anywhere in the document', () => {
+    const doc = buildDocument('# A [link][x]\n\n## [1.0] - 2024\n\n[x]: /url\n[1.0]: /compare\n');
+    expect(doc.parser).toBe('scanner');
+    expect(doc.sections.map((s) => s.heading)).toEqual(['A link', '1.0 - 2024']);
+    expect(buildDocument('# [not a link]\n\n[x]: /url\n').sections[0]!.heading).toBe(
+      '[not a link]',
+    );
+  });
+
   it('uses remark for documents the scanner hands back, with the same result shape', () => {
-    const md = '# A [link][x]\n\n[x]: /url\n';
-    const doc = buildDocument(md);
+    const doc = buildDocument('# A\rB\n===\n');
     expect(doc.parser).toBe('remark');
-    expect(doc.sections.map((s) => s.heading)).toEqual(['A link']);
+    expect(doc.sections.map((s) => [s.heading, s.startLine])).toEqual([
+      ['A', 1],
+      ['B', 2],
+    ]);
     expect(buildDocument('# A\n').parser).toBe('scanner');
   });
 });

@@ -1,5 +1,6 @@
+import { toString as mdastToString } from 'mdast-util-to-string';
 import type { OutlineScan, RawHeading } from './headings.js';
-import { remarkHeadingText } from './remark.js';
+import { parseMdast, remarkHeadingText } from './remark.js';
 
 /*
  * A fast outline scanner: CommonMark's block-structure algorithm (the one the spec's reference
@@ -54,6 +55,8 @@ class Block {
   htype = 0;
   /** Indented code begun on a lazy line: micromark ends it with that line. */
   oneLine = false;
+  /** Content lines of a paragraph that may hold link reference definitions. */
+  defLines: string[] | null = null;
   constructor(k: number, parent: Block | null) {
     this.k = k;
     this.parent = parent;
@@ -594,6 +597,10 @@ class Scanner {
   private interrupt = false;
   /** Some open container did not continue and no new container has started on this line. */
   private lazyLine = false;
+  /** Paragraphs that may hold link reference definitions, in document order. */
+  private readonly defParas: string[] = [];
+  /** Headings whose text waits for the document's definitions. */
+  private readonly pending: Array<{ index: number; source: string }> = [];
   /** Start offsets (in `text`) of each line, 1-based index. */
   private readonly lineStarts: number[] = [0, 0];
 
@@ -657,6 +664,8 @@ class Scanner {
       while (this.tip !== this.doc) this.finalize(this.tip, true);
     } catch (e) {
       if (!(e instanceof Unsure)) throw e;
+      // definitions in windows remark decides would be missed: remark must see everything
+      if (this.pending.some((p) => p.index < cleanCount)) return null;
       return {
         done: false,
         headings: this.headings.slice(0, cleanCount),
@@ -667,7 +676,22 @@ class Scanner {
         unsureLine: this.lineNo,
       };
     }
+    // pending headings need every definition of the document: only a scan from the start
+    // has seen them all
+    if (this.pending.length > 0 && (start !== 0 || !this.resolvePending())) return null;
     return { done: true, headings: this.headings, frontMatter };
+  }
+
+  /** Gives pending headings their text from one remark parse with all definition paragraphs. */
+  private resolvePending(): boolean {
+    const src = `${this.pending.map((p) => p.source).join('\n\n')}\n\n${this.defParas.join('\n\n')}\n`;
+    const tree = parseMdast(src);
+    for (let i = 0; i < this.pending.length; i++) {
+      const node = tree.children[i];
+      if (node?.type !== 'heading') return false;
+      this.headings[this.pending[i]!.index]!.text = mdastToString(node);
+    }
+    return true;
   }
 
   private rawLine(pos: number): { line: string; end: number; next: number } {
@@ -758,6 +782,7 @@ class Scanner {
       // micromark may let the definition run on into that line, the reference algorithm not.
       throw new Unsure();
     }
+    if (block.defLines) this.defParas.push(block.defLines.join('\n'));
     this.tip = block.parent!;
   }
 
@@ -1109,11 +1134,13 @@ class Scanner {
       para.maybeDef =
         ln.charCodeAt(this.offset) === C_LBRACKET &&
         (ln.includes(']:', this.offset) || !ln.includes(']', this.offset));
+      if (para.maybeDef && this.hasDefinitions) para.defLines = [];
       this.addParaLine(para, false);
     }
   }
 
   private addParaLine(para: Block, lazy: boolean): void {
+    para.defLines?.push(this.ln.slice(this.nextNonspace));
     para.lines++;
     para.lastLine = this.lineNo;
     para.lastLazy = lazy;
@@ -1146,14 +1173,16 @@ class Scanner {
 
   /** Inline text via remark on the heading's own source lines (top-level, so no prefixes). */
   private fullInlineText(line: number, endLine: number, content: string | null): string {
-    const probe = content ?? this.text.slice(this.lineStarts[line]!, this.lineStarts[endLine]!);
-    if (this.hasDefinitions && (probe.includes('[') || probe.includes(']') || content === null)) {
-      // a reference link or footnote may resolve against a definition elsewhere
-      throw new Unsure();
-    }
     const start = this.lineStarts[line]!;
     const end = this.rawLine(this.lineStarts[endLine]!).end;
-    const text = remarkHeadingText(this.text.slice(start, end));
+    const source = this.text.slice(start, end);
+    if (this.hasDefinitions && (content === null || source.includes('[') || source.includes(']'))) {
+      // a reference link may resolve against a definition anywhere in the document: decide
+      // it at the end, with every definition paragraph in the same remark parse
+      this.pending.push({ index: this.headings.length, source });
+      return '';
+    }
+    const text = remarkHeadingText(source);
     if (text === null) throw new Unsure();
     return text;
   }
