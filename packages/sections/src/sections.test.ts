@@ -41,6 +41,48 @@ describe('caching through the tools', () => {
   });
 });
 
+describe('several roots', () => {
+  it('prefixes doc_ids and paths with the root id in every tool', async () => {
+    const a = tempTree({ 'guide.md': '# Guide A\n## Setup\nalpha\n' });
+    const b = tempTree({
+      'guide.md': '# Guide B\n## Setup\nbeta\n',
+      'bad.md': Buffer.from([0x23, 0x20, 0xff, 0x0a]),
+    });
+    const s = await session(
+      sectionTools({
+        roots: [
+          { id: 'one', path: a.dir },
+          { id: 'two', path: b.dir },
+        ],
+      }),
+    );
+    try {
+      const outline = await s.call('docs_outline', {});
+      expect(outline.data.documents.map((d: { doc_id: string }) => d.doc_id)).toEqual([
+        'one/guide',
+        'two/guide',
+      ]);
+      expect(outline.data.skipped).toEqual([
+        { path: 'two/bad.md', reason: expect.stringMatching(/UTF-8/) },
+      ]);
+      const read = await s.call('docs_read', { anchor: 'two/guide#setup' });
+      expect(read.data).toMatchObject({ path: 'two/guide.md', content: '## Setup\nbeta' });
+      const section = await s.call('docs_get_section', { path: 'one/guide.md', heading: 'setup' });
+      expect(section.data).toMatchObject({ text: '## Setup\nalpha', doc_id: 'one/guide' });
+      const search = await s.call('docs_search', { query: 'beta' });
+      expect(search.data.results[0].anchor).toBe('two/guide#setup');
+      const noRoot = await s.call('docs_read', { anchor: 'three/guide#setup' });
+      expect(noRoot.data.code).toBe('ROOT_NOT_FOUND');
+      const bad = await s.call('docs_read', { anchor: 'two/bad' });
+      expect(bad.data.code).toBe('INVALID_UTF8');
+    } finally {
+      await s.close();
+      a.cleanup();
+      b.cleanup();
+    }
+  });
+});
+
 describe('a 10 MB document', () => {
   let t: ReturnType<typeof tempTree>;
   let s: Awaited<ReturnType<typeof session>>;
