@@ -121,11 +121,18 @@ try {
     corpora: { docs, text, notes, wiki: wikiCorpus },
   };
   const rows = [];
+  const errors = [];
   for (const name of only) {
     t0 = performance.now();
     log(`scenario ${name}...`);
-    rows.push(...(await SCENARIOS[name](ctx)));
-    log(`scenario ${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    try {
+      rows.push(...(await SCENARIOS[name](ctx)));
+      log(`scenario ${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    } catch (e) {
+      // Keep the other scenarios' figures; the run still fails at the end.
+      errors.push({ scenario: name, message: String(e?.stack ?? e) });
+      log(`scenario ${name} FAILED: ${e?.stack ?? e}`);
+    }
   }
 
   const date = new Date().toISOString().slice(0, 10);
@@ -158,6 +165,7 @@ try {
     how_to_read:
       'ratio = Lectern time / peer time of the same rounds (below 1: Lectern is faster); spread = lowest and highest per-round ratio (p10-p90 for per-query rows); times in milliseconds.',
     rows,
+    errors,
   };
   console.log(`\n${textTable(rows)}\n`);
   console.log(
@@ -168,6 +176,10 @@ try {
   writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(`${base}.md`, markdownReport(result));
   log(`wrote ${base}.json and ${base}.md in ${result.duration_s} s`);
+  if (errors.length > 0) {
+    log(`${errors.length} scenario(s) failed: ${errors.map((e) => e.scenario).join(', ')}`);
+    process.exitCode = 1;
+  }
 } finally {
   if (values.keep) log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });

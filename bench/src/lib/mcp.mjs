@@ -10,6 +10,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
+/** Largest JSON-RPC message the bench clients accept (the SDK default is 10 MiB). */
+export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+
 /** The built `lectern` bin (run `pnpm build` first). */
 export const LECTERN_BIN = join(here, '../../../apps/server/dist/bin.js');
 
@@ -46,6 +49,9 @@ export async function connectNode(script, args, { cwd, name = 'bench' } = {}) {
     cwd,
     stderr: 'pipe',
     env: { ...process.env, NODE_ENV: 'production' },
+    // The SDK's default (10 MiB per message) refuses the filesystem server's whole-file answer
+    // for the 16 MiB file (the text comes twice: text block and structuredContent).
+    maxBufferSize: MAX_MESSAGE_BYTES,
   });
   let stderr = '';
   transport.stderr?.on('data', (d) => {
@@ -66,9 +72,17 @@ export async function connectNode(script, args, { cwd, name = 'bench' } = {}) {
     readyAt,
     stderr: () => stderr,
     async call(tool, toolArgs) {
-      const res = await client.callTool({ name: tool, arguments: toolArgs }, undefined, {
-        timeout: 600_000,
-      });
+      let res;
+      try {
+        res = await client.callTool({ name: tool, arguments: toolArgs }, undefined, {
+          timeout: 600_000,
+        });
+      } catch (e) {
+        const tail = stderr.slice(-2000);
+        throw new Error(
+          `${tool} on ${script}: ${e.message}${tail ? `\nserver stderr:\n${tail}` : ''}`,
+        );
+      }
       if (res.isError) {
         const text = res.content?.map((c) => c.text ?? '').join('') ?? '';
         const err = new Error(`${tool} failed: ${text.slice(0, 500)}`);

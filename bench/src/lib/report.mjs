@@ -152,5 +152,13 @@ export function markdownReport(result) {
     markdownTable(result.rows),
     '',
     ...(notes.length ? ['Notes:', '', ...notes, ''] : []),
+    ...(result.errors?.length
+      ? [
+          'Failed scenarios:',
+          '',
+          ...result.errors.map((e) => `- **${e.scenario}**: ${e.message.split('\n')[0]}`),
+          '',
+        ]
+      : []),
   ].join('\n');
 }

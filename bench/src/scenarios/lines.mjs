@@ -108,7 +108,7 @@ export async function lines(ctx) {
         samples: whole,
         rssMb: server.peakRssMb(),
         peerRssMb: fs.peakRssMb(),
-        note: 'the only way the filesystem server reaches the middle of a file: return all of it.',
+        note: `the only way the filesystem server reaches the middle of a file: return all of it. Its answer carries the file twice (text block and structuredContent): with the SDK client's default 10 MiB message limit that call fails for this file; the bench raises the limit to measure it.`,
       }),
     );
 

@@ -1,9 +1,10 @@
 // memory: full index of the notes corpus and incremental reindex of one changed note against
 // MiniSearch, and query latency (p50, p95) against MiniSearch and ripgrep.
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createMemory } from '@lectern/memory';
-import MiniSearch from 'minisearch';
+import { jsonChild } from '../lib/child.mjs';
 import { connectLectern } from '../lib/mcp.mjs';
 import { alternate } from '../lib/measure.mjs';
 import { makeRow } from '../lib/report.mjs';
@@ -17,16 +18,7 @@ async function settle(files, ms = 2100) {
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
 }
 
-function miniSearch(files) {
-  const mini = new MiniSearch({ fields: ['text'], storeFields: [] });
-  mini.addAll(files.map((f, id) => ({ id, text: readFileSync(f, 'utf8') })));
-  return mini;
-}
-
-/** The query as MiniSearch takes it: no quotes (no phrases), `*` as prefix search, AND. */
-function miniQuery(mini, q) {
-  return mini.search(q.replace(/["*]/g, ''), { prefix: q.endsWith('*'), combineWith: 'AND' });
-}
+const MINISEARCH = join(dirname(fileURLToPath(import.meta.url)), '../peers/minisearch.mjs');
 
 export async function memory(ctx) {
   const notes = ctx.corpora.notes;
@@ -38,10 +30,10 @@ export async function memory(ctx) {
     dbPath: join(ctx.work, 'memory-handler.db'),
   });
   const server = await connectLectern(['--notes', `notes=${notes.dir}`, '--db', mcpDb]);
+  const mini = jsonChild(MINISEARCH);
   const mb = (notes.bytes / 1e6).toFixed(1);
   try {
     await settle(notes.files);
-    let mini;
     let chunks = 0;
     const full = await alternate(
       [
@@ -60,13 +52,13 @@ export async function memory(ctx) {
         { key: 'handler', run: () => store.reindex({ full: true }) },
         {
           key: 'peer',
-          run: () => {
-            mini = miniSearch(notes.files);
-          },
+          run: async () => (await mini.request({ cmd: 'build', files: notes.files })).ms,
         },
       ],
       { rounds: rounds.heavy, warmup: 1 },
     );
+    const serverRss = server.peakRssMb();
+    const miniRss = mini.peakRssMb();
     rows.push(
       makeRow({
         scenario: 'memory',
@@ -74,8 +66,9 @@ export async function memory(ctx) {
         peer: 'MiniSearch addAll',
         samples: full,
         bytes: notes.bytes,
-        rssMb: server.peakRssMb(),
-        note: `memory_reindex full=true: read, hash, chunk (${chunks.toLocaleString('en')} chunks) and write every note to SQLite FTS5 in one transaction; MiniSearch reads the same files and indexes them in memory (nothing persisted).`,
+        rssMb: serverRss,
+        peerRssMb: miniRss,
+        note: `peak RSS: Lectern server ${serverRss} MB, MiniSearch process ${miniRss} MB. memory_reindex full=true: read, hash, chunk (${chunks.toLocaleString('en')} chunks) and write every note to SQLite FTS5 in one transaction; MiniSearch, in its own process, reads the same files and indexes them in memory (nothing persisted); its time is taken inside that process.`,
       }),
     );
 
@@ -103,10 +96,9 @@ export async function memory(ctx) {
         { key: 'handler', run: () => store.reindex() },
         {
           key: 'peer',
-          run: () => {
-            const id = notes.files.indexOf(target);
-            mini.replace({ id, text: readFileSync(target, 'utf8') });
-          },
+          run: async () =>
+            (await mini.request({ cmd: 'replace', id: notes.files.indexOf(target), path: target }))
+              .ms,
         },
       ],
       { rounds: rounds.fast, warmup: 2 },
@@ -118,6 +110,7 @@ export async function memory(ctx) {
         peer: 'MiniSearch replace',
         samples: inc,
         rssMb: server.peakRssMb(),
+        peerRssMb: mini.peakRssMb(),
         note: 'memory_reindex walks and stats every note, re-chunks the changed one and commits; MiniSearch replaces one known document in memory (it has no way to find what changed on disk).',
       }),
     );
@@ -130,7 +123,7 @@ export async function memory(ctx) {
     for (const [, q] of qs.slice(0, 10)) {
       await server.call('memory_search', { query: q });
       await store.search({ query: q });
-      miniQuery(mini, q);
+      await mini.request({ cmd: 'search', query: q });
     }
     for (let i = 0; i < qs.length; i++) {
       const q = qs[i][1];
@@ -142,9 +135,7 @@ export async function memory(ctx) {
       t0 = performance.now();
       await store.search({ query: q });
       samples.handler.push(performance.now() - t0);
-      t0 = performance.now();
-      miniQuery(mini, q);
-      samples.peer.push(performance.now() - t0);
+      samples.peer.push((await mini.request({ cmd: 'search', query: q })).ms);
       if (i < ctx.plan.rgQueries) {
         rgSamples.lectern.push(ms);
         rgSamples.peer.push(
@@ -156,7 +147,7 @@ export async function memory(ctx) {
         );
       }
     }
-    const note = `${qs.length} realistic queries (a content word, two and three words of a real sentence, a stem with *, a two-word phrase), ${withResults} with results; MiniSearch answers the same words ANDed (no phrases) from memory.`;
+    const note = `${qs.length} realistic queries (a content word, two and three words of a real sentence, a stem with *, a two-word phrase), ${withResults} with results; MiniSearch (own process, time taken inside it, so compare it with the handler column) answers the same words ANDed, without phrases, from memory.`;
     for (const headline of ['median', 'p95']) {
       rows.push(
         makeRow({
@@ -166,6 +157,7 @@ export async function memory(ctx) {
           headline,
           samples,
           rssMb: server.peakRssMb(),
+          peerRssMb: mini.peakRssMb(),
           note: headline === 'median' ? note : undefined,
         }),
       );
@@ -182,6 +174,7 @@ export async function memory(ctx) {
     );
   } finally {
     await server.close();
+    mini.close();
     store.close();
   }
   return rows;

@@ -21,9 +21,10 @@ async function startup(connect, seen) {
 
 export async function server(ctx) {
   const { docs, text, wiki, notes } = ctx.corpora;
-  const lectern = {};
+  const all = {};
+  const light = {};
   const fs = {};
-  const flags = [
+  const everything = [
     '--docs',
     `docs=${docs.dir}`,
     '--workspace',
@@ -35,22 +36,34 @@ export async function server(ctx) {
     '--db',
     join(ctx.work, 'memory-mcp.db'),
   ];
+  const files = ['--docs', `docs=${docs.dir}`, '--workspace', `big=${text.dir}`];
   const samples = await alternate(
     [
-      { key: 'lectern', run: () => startup(() => connectLectern(flags), lectern) },
+      { key: 'all', run: () => startup(() => connectLectern(everything), all) },
+      { key: 'light', run: () => startup(() => connectLectern(files), light) },
       { key: 'peer', run: () => startup(() => connectFilesystem([docs.dir, text.dir]), fs) },
     ],
     { rounds: ctx.plan.rounds.startup, warmup: 1 },
   );
+  const peer = `filesystem server (${fs.tools} tools)`;
   return [
     makeRow({
       scenario: 'server',
-      measure: `start-up to first tools/list (${lectern.tools} tools)`,
-      peer: `filesystem server (${fs.tools} tools)`,
-      samples,
-      rssMb: lectern.rss,
+      measure: `start-up to first tools/list, every package (${all.tools} tools)`,
+      peer,
+      samples: { lectern: samples.all, peer: samples.peer },
+      rssMb: all.rss,
       peerRssMb: fs.rss,
-      note: `spawn, initialize and the first tools/list answer over stdio. Lectern serves all four packages (docs, workspace, wiki, notes with an existing index). Peak RSS at that point: Lectern ${lectern.rss} MB, filesystem server ${fs.rss} MB.`,
+      note: `spawn, initialize and the first tools/list answer over stdio. Lectern serves docs, a workspace, a wiki and notes whose index (from the memory scenario, when it ran) is opened and checked at start-up. Peak RSS then: Lectern ${all.rss} MB, filesystem server ${fs.rss} MB.`,
+    }),
+    makeRow({
+      scenario: 'server',
+      measure: `start-up to first tools/list, docs + workspace (${light.tools} tools)`,
+      peer,
+      samples: { lectern: samples.light, peer: samples.peer },
+      rssMb: light.rss,
+      peerRssMb: fs.rss,
+      note: 'the same with only a docs root and a workspace (no wiki, no memory database); same peer samples.',
     }),
   ];
 }

@@ -1,0 +1,42 @@
+// The MiniSearch peer in its own process, so its in-memory index neither slows the bench
+// process (where the MCP client and the in-process handler run) nor hides in its memory
+// figures. `node minisearch.mjs` answers one JSON line per stdin line:
+//   { cmd: 'build', files }      index every file (read from disk)  -> { ms, docs }
+//   { cmd: 'replace', id, path } re-read one file, replace its doc  -> { ms }
+//   { cmd: 'search', query }     words ANDed, `*` = prefix, quotes dropped (no phrases) -> { ms, hits }
+// `ms` is measured inside this process around the work only.
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import MiniSearch from 'minisearch';
+
+let mini = null;
+let files = [];
+
+function handle(msg) {
+  const t0 = performance.now();
+  if (msg.cmd === 'build') {
+    files = msg.files;
+    mini = new MiniSearch({ fields: ['text'], storeFields: [] });
+    mini.addAll(files.map((f, id) => ({ id, text: readFileSync(f, 'utf8') })));
+    return { ms: performance.now() - t0, docs: mini.documentCount };
+  }
+  if (msg.cmd === 'replace') {
+    mini.replace({ id: msg.id, text: readFileSync(msg.path, 'utf8') });
+    return { ms: performance.now() - t0 };
+  }
+  if (msg.cmd === 'search') {
+    const q = msg.query;
+    const hits = mini.search(q.replace(/["*]/g, ''), {
+      prefix: q.endsWith('*'),
+      combineWith: 'AND',
+    }).length;
+    return { ms: performance.now() - t0, hits };
+  }
+  throw new Error(`unknown command ${msg.cmd}`);
+}
+
+const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+for await (const line of rl) {
+  if (line.trim() === '') continue;
+  process.stdout.write(`${JSON.stringify(handle(JSON.parse(line)))}\n`);
+}
