@@ -102,7 +102,8 @@ describe('a 10 MB document', () => {
     s = await session(
       sectionTools({ roots: [{ id: 'd', path: t.dir }], onParse: (e) => events.push(e) }),
     );
-  });
+    // generating and writing 20 MB can take a while on a busy machine
+  }, 120_000);
   afterAll(async () => {
     await s.close();
     t.cleanup();
