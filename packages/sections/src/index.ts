@@ -8,7 +8,7 @@ export {
   type SectionsOptions,
   type SkippedFile,
 } from './lib/docs-index.js';
-export { buildDocument, type DocModel, type Section } from './lib/document.js';
+export { buildDocument, type DocModel, type ParserUsed, type Section } from './lib/document.js';
 export type { OutlineScan, RawHeading } from './lib/headings.js';
 export { remarkOutline } from './lib/remark.js';
 export { scanOutline } from './lib/scanner.js';
