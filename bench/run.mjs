@@ -5,7 +5,7 @@
 // (which builds first), or `node bench/run.mjs [--quick] [--out DIR] [--seed N]
 // [--only sections,lines,...] [--no-install] [--keep]`.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, platform, release, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -87,6 +87,7 @@ if (!existsSync(LECTERN_BIN)) {
 }
 
 const started = performance.now();
+const loadAtStart = loadavg()[0];
 const work = mkdtempSync(join(tmpdir(), 'lectern-bench-'));
 try {
   const textSearch = findTextSearchPeer({ install: !values['no-install'], log });
@@ -149,6 +150,11 @@ try {
       cpu_model: cpu[0]?.model?.trim() ?? 'unknown',
       memory_gb: Math.round(totalmem() / 1024 ** 3),
       free_memory_gb_at_end: Math.round(freemem() / 1024 ** 3),
+      // Other work on the machine skews absolute times more than ratios; say how busy it was.
+      load_average_1min: {
+        start: Number(loadAtStart.toFixed(2)),
+        end: Number(loadavg()[0].toFixed(2)),
+      },
     },
     versions: versions(textSearch),
     plan,

@@ -139,7 +139,7 @@ export function markdownReport(result) {
   return [
     `# Lectern benchmark, ${result.date}${result.mode === 'quick' ? ' (quick mode)' : ''}`,
     '',
-    `Machine: ${result.machine.cpus} × ${result.machine.cpu_model}, ${result.machine.memory_gb} GB RAM, ${result.machine.os}; Node ${result.versions.node}; Lectern ${result.versions.lectern}.`,
+    `Machine: ${result.machine.cpus} × ${result.machine.cpu_model}, ${result.machine.memory_gb} GB RAM, ${result.machine.os}${result.machine.load_average_1min ? `, load average ${result.machine.load_average_1min.start} at start and ${result.machine.load_average_1min.end} at end` : ''}; Node ${result.versions.node}; Lectern ${result.versions.lectern}.`,
     `Peers: ${peers}. Seed ${result.seed}; ${result.duration_s} s in all.`,
     `Corpora: docs tree ${c.docs.mb} MB in ${c.docs.files} files (largest doc ${c.docs.big_mb} MB); text file ${c.text.mib} MiB, ${c.text.lines} lines; ${c.notes.files} notes, ${c.notes.mb} MB; wiki of ${c.wiki.pages} pages.`,
     '',
