@@ -6,13 +6,16 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const workspaces = ['packages', 'apps'].flatMap((dir) =>
-  existsSync(join(root, dir))
-    ? readdirSync(join(root, dir), { withFileTypes: true })
-        .filter((e) => e.isDirectory() && existsSync(join(root, dir, e.name, 'package.json')))
-        .map((e) => join(root, dir, e.name))
-    : [],
-);
+const workspaces = [
+  ...['packages', 'apps'].flatMap((dir) =>
+    existsSync(join(root, dir))
+      ? readdirSync(join(root, dir), { withFileTypes: true })
+          .filter((e) => e.isDirectory() && existsSync(join(root, dir, e.name, 'package.json')))
+          .map((e) => join(root, dir, e.name))
+      : [],
+  ),
+  ...(existsSync(join(root, 'bench', 'package.json')) ? [join(root, 'bench')] : []),
+];
 for (const ws of workspaces) rmSync(join(ws, '.reports'), { recursive: true, force: true });
 
 const tasks = ['build', 'typecheck', 'lint:repo', 'test'];
