@@ -54,6 +54,26 @@ for (const ws of workspaces) {
     }
   }
 }
+// Changesets must keep their front matter (a formatter once turned it into a heading).
+const names = new Set(
+  workspaces.map((ws) => JSON.parse(readFileSync(join(ws, 'package.json'), 'utf8')).name),
+);
+const changesetDir = join(root, '.changeset');
+for (const file of existsSync(changesetDir) ? readdirSync(changesetDir) : []) {
+  if (!file.endsWith('.md') || file === 'README.md') continue;
+  const text = readFileSync(join(changesetDir, file), 'utf8');
+  const m = /^---\r?\n((?:"[^"]+": (?:major|minor|patch)\r?\n)+)---\r?\n\s*\S/.exec(text);
+  const unknown = m
+    ? [...m[1].matchAll(/"([^"]+)"/g)].map((x) => x[1]).filter((n) => !names.has(n))
+    : [];
+  if (!m || unknown.length) {
+    const why = m
+      ? `names unknown package(s) ${unknown.join(', ')}`
+      : 'has no front matter of the form ---, "package": bump, --- followed by a summary';
+    console.error(`.changeset/${file} ${why}`);
+    failed += 1;
+  }
+}
 if (missing.length)
   console.error(`no test report from: ${missing.join(', ')} (its build or tests did not run)`);
 failed += missing.length;
