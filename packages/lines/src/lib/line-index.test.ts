@@ -74,39 +74,44 @@ describe('scanText', () => {
 });
 
 describe('byte sources', () => {
-  it('HandleSource finds the same lines as BufferSource across 64 KiB chunk boundaries', async () => {
-    // Lines of varied lengths (some longer than a chunk), CRLF on some, no final newline.
-    const parts: string[] = [];
-    for (let i = 0; i < 900; i++) {
-      const len = i % 97 === 0 ? 70_000 : (i * 37) % 300;
-      parts.push(`${i}:${'q'.repeat(len)}${i % 3 === 0 ? '\r' : ''}`);
-    }
-    const text = parts.join('\n');
-    const file = t.write('chunks.txt', text);
-    const bytes = fs.readFileSync(file);
-    const facts = scan(bytes);
-    const handle = await open(file, 'r');
-    try {
-      const viaHandle = new HandleSource(handle, bytes.length);
-      const viaBuffer = new BufferSource(bytes);
-      for (const from of [1, 2, 255, 256, 257, 513, 700, 899, 900]) {
-        const to = Math.min(facts.totalLines, from + 30);
-        const a = await lineExtents(facts, viaHandle, from, to);
-        const b = await lineExtents(facts, viaBuffer, from, to);
-        expect(a).toEqual(b);
-        for (const e of b) {
-          const lineText = bytes.subarray(e.start, e.end).toString('utf8');
-          expect(lineText).toBe(parts[e.line - 1]!.replace(/\r$/, ''));
-          expect(
-            (await viaHandle.slice(e.start, e.end)).equals(bytes.subarray(e.start, e.end)),
-          ).toBe(true);
-        }
+  // 70 KB long lines: every span between checkpoints is prefetched in one read; 500 KB long
+  // lines: some spans exceed the 1 MiB prefetch, so those windows are read chunk by chunk.
+  it.each([70_000, 500_000])(
+    'HandleSource finds the same lines as BufferSource across 64 KiB chunk boundaries (long lines of %i bytes)',
+    async (long) => {
+      // Lines of varied lengths (some longer than a chunk), CRLF on some, no final newline.
+      const parts: string[] = [];
+      for (let i = 0; i < 900; i++) {
+        const len = i % 97 === 0 ? long : (i * 37) % 300;
+        parts.push(`${i}:${'q'.repeat(len)}${i % 3 === 0 ? '\r' : ''}`);
       }
-      expect(await lineStart(facts, viaHandle, 900)).toBe(text.lastIndexOf('\n') + 1);
-    } finally {
-      await handle.close();
-    }
-  });
+      const text = parts.join('\n');
+      const file = t.write(`chunks-${long}.txt`, text);
+      const bytes = fs.readFileSync(file);
+      const facts = scan(bytes);
+      const handle = await open(file, 'r');
+      try {
+        const viaHandle = new HandleSource(handle, bytes.length);
+        const viaBuffer = new BufferSource(bytes);
+        for (const from of [1, 2, 255, 256, 257, 513, 700, 899, 900]) {
+          const to = Math.min(facts.totalLines, from + 30);
+          const a = await lineExtents(facts, viaHandle, from, to);
+          const b = await lineExtents(facts, viaBuffer, from, to);
+          expect(a).toEqual(b);
+          for (const e of b) {
+            const lineText = bytes.subarray(e.start, e.end).toString('utf8');
+            expect(lineText).toBe(parts[e.line - 1]!.replace(/\r$/, ''));
+            expect(
+              (await viaHandle.slice(e.start, e.end)).equals(bytes.subarray(e.start, e.end)),
+            ).toBe(true);
+          }
+        }
+        expect(await lineStart(facts, viaHandle, 900)).toBe(text.lastIndexOf('\n') + 1);
+      } finally {
+        await handle.close();
+      }
+    },
+  );
 
   it('lineExtents stops after the line that passes the byte budget', async () => {
     const bytes = Buffer.from('aaaa\nbbbb\ncccc\ndddd\n');

@@ -88,6 +88,13 @@ export interface ByteSource {
   byteAt(at: number): Promise<number>;
   /** The bytes from `start` (inclusive) to `end` (exclusive). */
   slice(start: number, end: number): Promise<Buffer>;
+  /** Hint: the next calls stay within `start`..`end`, so load that span at once if it can. */
+  prefetch(start: number, end: number): Promise<void>;
+  /**
+   * The bytes from `start` to `end` when they are already in memory (no I/O), with the file
+   * offset of their first byte; otherwise undefined.
+   */
+  loaded(start: number, end: number): Buffer | undefined;
 }
 
 /** A {@link ByteSource} over bytes already in memory. */
@@ -114,13 +121,20 @@ export class BufferSource implements ByteSource {
   async slice(start: number, end: number): Promise<Buffer> {
     return this.bytes.subarray(start, end);
   }
+  async prefetch(): Promise<void> {}
+  loaded(start: number, end: number): Buffer | undefined {
+    return this.bytes.subarray(start, end);
+  }
 }
 
 const CHUNK = 64 * 1024;
+/** Largest span {@link HandleSource.prefetch} reads in one go. */
+const MAX_PREFETCH = 1024 * 1024;
 
 /**
  * A {@link ByteSource} that reads an open file in 64 KiB chunks on demand (the last chunk is
- * kept), so a window of lines costs a few small reads instead of reading the whole file.
+ * kept), so a window of lines costs a few small reads instead of reading the whole file. A
+ * prefetched span (at most 1 MiB) replaces the chunk, so a window usually costs one read.
  */
 export class HandleSource implements ByteSource {
   #chunkStart = -1;
@@ -132,8 +146,8 @@ export class HandleSource implements ByteSource {
   ) {}
 
   async #load(at: number): Promise<void> {
+    if (at >= this.#chunkStart && at < this.#chunkStart + this.#chunk.length) return;
     const start = at - (at % CHUNK);
-    if (start === this.#chunkStart) return;
     this.#chunk = await this.#read(start, Math.min(this.size, start + CHUNK));
     this.#chunkStart = start;
   }
@@ -189,6 +203,19 @@ export class HandleSource implements ByteSource {
     return pos;
   }
 
+  async prefetch(start: number, end: number): Promise<void> {
+    const to = Math.min(this.size, end, start + MAX_PREFETCH);
+    if (start < 0 || to <= start) return;
+    if (start >= this.#chunkStart && to <= this.#chunkStart + this.#chunk.length) return;
+    this.#chunk = await this.#read(start, to);
+    this.#chunkStart = start;
+  }
+
+  loaded(start: number, end: number): Buffer | undefined {
+    if (start < this.#chunkStart || end > this.#chunkStart + this.#chunk.length) return undefined;
+    return this.#chunk.subarray(start - this.#chunkStart, end - this.#chunkStart);
+  }
+
   async byteAt(at: number): Promise<number> {
     await this.#load(at);
     return this.#chunk[at - this.#chunkStart]!;
@@ -234,6 +261,23 @@ export async function lineExtents(
 ): Promise<LineExtent[]> {
   const out: LineExtent[] = [];
   if (to < from) return out;
+  // Every byte needed lies between the checkpoint before `from` and the one after `to`.
+  const first = facts.checkpoints[Math.floor((from - 1) / CHECKPOINT_STEP)];
+  const after = facts.checkpoints[Math.floor((to - 1) / CHECKPOINT_STEP) + 1] ?? source.size;
+  if (first !== undefined) {
+    await source.prefetch(first, after);
+    const view = source.loaded(first, after);
+    if (view)
+      return extentsIn(
+        view,
+        first,
+        after === source.size,
+        from - 1 - Math.floor((from - 1) / CHECKPOINT_STEP) * CHECKPOINT_STEP,
+        from,
+        to,
+        stopAfterBytes,
+      );
+  }
   let pos = await lineStart(facts, source, from);
   let bytes = 0;
   for (let n = from; n <= to; n++) {
@@ -244,6 +288,46 @@ export async function lineExtents(
     bytes += end - pos;
     if (bytes > stopAfterBytes) break;
     pos = nl === -1 ? source.size : nl + 1;
+  }
+  return out;
+}
+
+/**
+ * {@link lineExtents} over bytes in memory: `view` starts at file offset `base` at the start of
+ * a line, `skip` lines before line `from`; `atEnd` says the view ends where the file ends.
+ */
+function extentsIn(
+  view: Buffer,
+  base: number,
+  atEnd: boolean,
+  skip: number,
+  from: number,
+  to: number,
+  stopAfterBytes: number,
+): LineExtent[] {
+  const out: LineExtent[] = [];
+  const size = base + view.length;
+  let at = 0;
+  for (let k = 0; k < skip; k++) {
+    const nl = view.indexOf(10, at);
+    /* c8 ignore next */
+    if (nl === -1) throw new ToolError('FILE_CHANGED', 'the file changed while it was being read.');
+    at = nl + 1;
+  }
+  let bytes = 0;
+  for (let n = from; n <= to; n++) {
+    const nl = view.indexOf(10, at);
+    /* c8 ignore next 3 */
+    if (nl === -1 && !atEnd) {
+      throw new ToolError('FILE_CHANGED', 'the file changed while it was being read.');
+    }
+    let end = nl === -1 ? view.length : nl;
+    if (nl !== -1 && end > at && view[end - 1] === 13) end -= 1;
+    const next = nl === -1 ? size : base + nl + 1;
+    out.push({ line: n, start: base + at, end: base + end, next });
+    bytes += end - at;
+    if (bytes > stopAfterBytes) break;
+    at = nl === -1 ? view.length : nl + 1;
   }
   return out;
 }

@@ -278,6 +278,9 @@ function splitWindow(text: string, count: number): string[] {
 
 const digits = (n: number) => String(n).length;
 
+/** Characters JSON.stringify escapes in a string of well-formed UTF-16 (decoded UTF-8). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+
 /**
  * Reads a window of whole, numbered UTF-8 lines of one file inside a root: the engine behind
  * read_text. The file is opened through core's root guard (links, traversal and non-regular
@@ -316,8 +319,12 @@ export async function readLinesWith(
   const path = opened.relativePath;
   const subject = `file ${path}`;
   try {
-    const st = await opened.handle.stat({ bigint: true });
-    const identity = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    // The guard's fstat of the open descriptor; exact nanoseconds only when an inode number
+    // is too large for a double.
+    const st = Number.isSafeInteger(opened.stat.ino)
+      ? opened.stat
+      : await opened.handle.stat({ bigint: true });
+    const identity = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
     const size = Number(st.size);
     let digest: string | undefined;
     let facts: TextFacts | undefined;
@@ -344,7 +351,7 @@ export async function readLinesWith(
         facts = scanText(bytes, subject);
         factsByHash.set(digest, facts);
       }
-      const youngest = Math.max(Number(st.mtimeNs / 1_000_000n), Number(st.ctimeNs / 1_000_000n));
+      const youngest = Math.max(Number(st.mtimeMs), Number(st.ctimeMs));
       if (bytes.length === size && youngest < startedAt - SETTLED_MS) {
         hashByIdentity.set(identity, digest);
       }
@@ -425,7 +432,10 @@ async function window(
   const base = jsonBytes(skeleton) + 8;
   const jsonCost = (n: number) => {
     const text = windowLines[n - byText.start_line];
-    return text === undefined ? Number.POSITIVE_INFINITY : 18 + digits(n) + jsonBytes(text);
+    if (text === undefined) return Number.POSITIVE_INFINITY;
+    // Without a quote, backslash or control character, JSON adds only the two quotes.
+    const json = NEEDS_ESCAPE.test(text) ? jsonBytes(text) : Buffer.byteLength(text, 'utf8') + 2;
+    return 18 + digits(n) + json;
   };
   const count = byText.end_line - byText.start_line + 1;
   const ask2 =
