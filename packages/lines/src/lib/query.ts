@@ -17,6 +17,12 @@ export interface CompiledQuery {
   literal: boolean;
   /** UTF-8 bytes every matching file must contain (case-sensitive literals only), for a fast skip. */
   needle: Buffer | undefined;
+  /**
+   * A check on a file's raw bytes that is false only when the file cannot match (literals:
+   * case-sensitive always, case-insensitive when the query is ASCII); undefined when there is
+   * no cheap check and every file must be decoded and scanned.
+   */
+  mayMatch: ((bytes: Buffer) => boolean) | undefined;
 }
 
 const escapeLiteral = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -50,6 +56,37 @@ export function compileQuery(options: QueryOptions): CompiledQuery {
   }
 }
 
+/**
+ * The only non-ASCII characters that Unicode simple case folding (the `iu` flags) maps onto
+ * ASCII letters: KELVIN SIGN onto k and LATIN SMALL LETTER LONG S onto s.
+ */
+const FOLDS_ONTO_ASCII: ReadonlyArray<readonly [string, Buffer]> = [
+  ['k', Buffer.from('\u212A', 'utf8')],
+  ['s', Buffer.from('\u017F', 'utf8')],
+];
+
+const ASCII = /^[\u0000-\u007f]*$/;
+
+/**
+ * A byte-level check that rules out files which cannot contain a literal: the UTF-8 needle
+ * for a case-sensitive query; for a case-insensitive ASCII query, a legacy-mode `i` search over
+ * the bytes read as Latin-1 (one character per byte, no decoding; ASCII letters then only match
+ * ASCII letters, and in UTF-8 an ASCII byte is always that ASCII character), or the presence of
+ * a character that folds onto one of the query's letters.
+ */
+function literalPrefilter(options: QueryOptions): ((bytes: Buffer) => boolean) | undefined {
+  if (options.regex) return undefined;
+  if (options.caseSensitive) {
+    const needle = Buffer.from(options.query, 'utf8');
+    return (bytes) => bytes.indexOf(needle) !== -1;
+  }
+  if (!ASCII.test(options.query)) return undefined;
+  const re = new RegExp(escapeLiteral(options.query), 'i');
+  const lower = options.query.toLowerCase();
+  const folds = FOLDS_ONTO_ASCII.filter(([c]) => lower.includes(c)).map(([, b]) => b);
+  return (bytes) => re.test(bytes.toString('latin1')) || folds.some((f) => bytes.indexOf(f) !== -1);
+}
+
 function finish(source: string, flags: string, options: QueryOptions): CompiledQuery {
   return {
     source,
@@ -57,6 +94,7 @@ function finish(source: string, flags: string, options: QueryOptions): CompiledQ
     literal: !options.regex,
     needle:
       !options.regex && options.caseSensitive ? Buffer.from(options.query, 'utf8') : undefined,
+    mayMatch: literalPrefilter(options),
   };
 }
 

@@ -347,7 +347,7 @@ export function searchTextTool(ctx: LinesContext) {
           }
           bytesRead += bytes.length;
           let result: FileMatches;
-          if (compiled.needle && bytes.indexOf(compiled.needle) === -1) {
+          if (compiled.mayMatch && !compiled.mayMatch(bytes)) {
             result = { matches: [], capped: false };
           } else if (bytes.indexOf(0) !== -1) {
             out.skipped.binary++;
