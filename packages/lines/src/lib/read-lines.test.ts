@@ -256,6 +256,17 @@ describe('readLines: budgets', () => {
     expect(r.output_limited).toBe(true);
     expect(r.lines.length).toBeLessThan(200);
     expect(r.next_start_line).toBe(r.end_line + 1);
+    // The cut is the last line that fits: one more would pass the budget.
+    const oneMore = {
+      ...r,
+      lines: [...r.lines, { line: r.end_line + 1, text: '\\'.repeat(160) }],
+    };
+    expect(Buffer.byteLength(JSON.stringify(oneMore))).toBeGreaterThan(64 * 1024);
+    // Quotes in every line, but the whole window fits: nothing is cut.
+    t.write('quotes.txt', `say "hi" to "${'q'.repeat(100)}"\n`.repeat(200));
+    const q = await readLines(t.dir, { path: 'quotes.txt', line_count: 200 });
+    expect(q.lines).toHaveLength(200);
+    expect(q.output_limited).toBe(false);
     // control characters escape to six bytes each
     t.write('controls.txt', `${'\u0001'.repeat(100)}\n`.repeat(200));
     const c = await readLines(t.dir, { path: 'controls.txt', line_count: 200 });

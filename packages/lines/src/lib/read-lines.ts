@@ -438,6 +438,10 @@ async function window(
     return 18 + digits(n) + json;
   };
   const count = byText.end_line - byText.start_line + 1;
+  // One measure of the whole window bounds every line's entry from above (its JSON string
+  // plus the widest line number); when that fits, no line needs measuring on its own.
+  const upper = count === 0 ? 0 : jsonBytes(windowLines) + count * (18 + digits(byText.end_line));
+  const cost = base + upper <= limits.maxOutputBytes ? () => 0 : jsonCost;
   const ask2 =
     tail === undefined
       ? { startLine: byText.start_line, lineCount: Math.max(count, 1) }
@@ -445,7 +449,7 @@ async function window(
   const final =
     count === 0
       ? byText
-      : plan(path, total, ask2, limits.maxOutputBytes - base, 'output budget', jsonCost, extentOf);
+      : plan(path, total, ask2, limits.maxOutputBytes - base, 'output budget', cost, extentOf);
 
   const lines: NumberedLine[] = [];
   for (let n = final.start_line; n <= final.end_line; n++) {
