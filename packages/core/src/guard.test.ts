@@ -1,5 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +17,10 @@ import {
   createRoot,
   createRootSync,
   openInRoot,
+  openInRootSync,
   type Root,
   readFileInRoot,
+  readFileInRootSync,
   resolveForWrite,
   resolveInRoot,
   statInRoot,
@@ -309,4 +319,98 @@ describe('resolveForWrite', () => {
     const lenient = await createRoot(rootDir, { allowInRootSymlinks: true });
     expect(await codeOf(resolveForWrite(lenient, 'linkdir/new.md'))).toBe('PATH_SYMLINK');
   });
+});
+
+describe('openInRootSync and readFileInRootSync (the same rules, blocking calls)', () => {
+  const codeSync = (fn: () => unknown) => syncCode(fn);
+
+  it('reads what the async guard reads', async () => {
+    const sync = readFileInRootSync(root, 'docs/deep/b.md');
+    const asyncRead = await readFileInRoot(root, 'docs/deep/b.md');
+    expect(sync.bytes.equals(asyncRead.bytes)).toBe(true);
+    expect(sync.relativePath).toBe('docs/deep/b.md');
+    const opened = openInRootSync(root, 'docs/a.md');
+    try {
+      expect(opened.stat.size).toBe(4);
+    } finally {
+      closeSync(opened.fd);
+    }
+  });
+
+  it('refuses every case the async guard refuses, with the same codes', async () => {
+    const cases: Array<[string, string]> = [
+      ['docs/a.md\0.txt', 'PATH_NUL'],
+      ['../outside.txt', 'PATH_ESCAPES_ROOT'],
+      [`${'a/'.repeat(1000)}${'../'.repeat(1001)}outside.txt`, 'PATH_ESCAPES_ROOT'],
+      [join(base, 'root2', 'secret.txt'), 'PATH_ABSOLUTE_OUTSIDE_ROOT'],
+      [join(base, 'root.bak', 'secret.txt'), 'PATH_ABSOLUTE_OUTSIDE_ROOT'],
+      ['link-out.txt', 'PATH_SYMLINK'],
+      ['link-in.md', 'PATH_SYMLINK'],
+      ['linkdir/a.md', 'PATH_SYMLINK'],
+      ['dangling.md', 'PATH_SYMLINK'],
+      ['dangling-dir/x.md', 'PATH_SYMLINK'],
+      ['fifo', 'PATH_NOT_REGULAR'],
+      ['docs', 'PATH_IS_DIRECTORY'],
+      ['docs/missing.md', 'PATH_NOT_FOUND'],
+      ['docs/a.md/x', 'PATH_NOT_FOUND'],
+    ];
+    for (const [path, code] of cases) {
+      expect(
+        codeSync(() => readFileInRootSync(root, path)),
+        path,
+      ).toBe(code);
+      expect(await codeOf(readFileInRoot(root, path)), path).toBe(code);
+    }
+    expect(codeSync(() => readFileInRootSync(root, 'big.bin', { maxBytes: 2047 }))).toBe(
+      'FILE_TOO_LARGE',
+    );
+    const lenient = createRootSync(rootDir, { allowInRootSymlinks: true });
+    expect(readFileInRootSync(lenient, 'linkdir/a.md').bytes.toString()).toBe('# A\n');
+    expect(codeSync(() => readFileInRootSync(lenient, 'link-out.txt'))).toBe(
+      'PATH_SYMLINK_OUTSIDE_ROOT',
+    );
+  });
+
+  it('never returns another file when the path is swapped between check and use', async () => {
+    const raceDir = join(rootDir, 'race-sync');
+    mkdirSync(raceDir);
+    writeFileSync(join(base, 'secret-swap-sync.txt'), 'SECRET');
+    const script = `
+      const fs = require('fs'); const path = require('path');
+      const dir = ${JSON.stringify(raceDir)}; const secret = ${JSON.stringify(join(base, 'secret-swap-sync.txt'))};
+      const t = path.join(dir, 'target.md');
+      fs.writeFileSync(path.join(dir, 'good.md'), 'GOOD');
+      const end = Date.now() + 4000;
+      let i = 0;
+      while (Date.now() < end) {
+        try { fs.unlinkSync(t); } catch {}
+        const k = i++ % 3;
+        try {
+          if (k === 0) fs.copyFileSync(path.join(dir, 'good.md'), t);
+          else if (k === 1) fs.symlinkSync(secret, t);
+          else require('child_process').execFileSync('mkfifo', [t]);
+        } catch {}
+      }
+    `;
+    const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 100));
+    let attempts = 0;
+    const deadline = Date.now() + 2500;
+    while (Date.now() < deadline && attempts < 20_000) {
+      attempts++;
+      try {
+        const text = readFileInRootSync(root, 'race-sync/target.md').bytes.toString();
+        expect(['GOOD', '']).toContain(text);
+      } catch (e) {
+        const code = (e as ToolError).code;
+        expect(['PATH_SYMLINK', 'PATH_NOT_FOUND', 'PATH_NOT_REGULAR', 'PATH_CHANGED']).toContain(
+          code,
+        );
+      }
+      if (attempts % 200 === 0) await new Promise((r) => setImmediate(r));
+    }
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(attempts).toBeGreaterThan(10);
+  }, 20_000);
 });

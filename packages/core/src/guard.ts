@@ -1,4 +1,14 @@
-import { constants, lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ToolError } from './errors.js';
@@ -140,14 +150,40 @@ export function resolveInRoot(root: Root, requestPath: string): ResolvedPath {
   return { relative: segments.join('/'), absolute: join(root.path, ...segments), segments };
 }
 
-async function lstatOrNull(p: string): Promise<Stats | null> {
+/** A file-system question the walk asks; answered by a sync or an async runner. */
+type FsAsk =
+  | { op: 'lstat'; path: string }
+  | { op: 'lstatOrNull'; path: string }
+  | { op: 'realpath'; path: string };
+type FsAnswer = Stats | null | string;
+
+function missing(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+async function askAsync(q: FsAsk): Promise<FsAnswer> {
+  if (q.op === 'realpath') return realpath(q.path);
   try {
-    return await lstat(p);
+    return await lstat(q.path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    if (q.op === 'lstatOrNull' && missing(e)) return null;
     throw e;
   }
+}
+
+function askSync(q: FsAsk): FsAnswer {
+  if (q.op === 'realpath') return realpathSync(q.path);
+  try {
+    return lstatSync(q.path);
+  } catch (e) {
+    if (q.op === 'lstatOrNull' && missing(e)) return null;
+    throw e;
+  }
+}
+
+async function lstatOrNull(p: string): Promise<Stats | null> {
+  return (await askAsync({ op: 'lstatOrNull', path: p })) as Stats | null;
 }
 
 function symlinkError(requestPath: string, component: string, dangling: boolean): ToolError {
@@ -169,22 +205,26 @@ interface Walked {
 /**
  * Walks every component of a resolved path with lstat, refusing links (or, when the root
  * allows in-root links, links that leave the root). Stops at the first missing component.
+ * Written once as a generator of file-system questions, so the sync and async guards share
+ * every rule.
  */
-async function walk(root: Root, requestPath: string): Promise<Walked> {
+function* walkSteps(root: Root, requestPath: string): Generator<FsAsk, Walked, FsAnswer> {
   const resolved = resolveInRoot(root, requestPath);
   let current = root.path;
-  let st: Stats | null = await lstat(current);
+  // The root was checked at creation; it is only stat'ed when the request names the root.
+  let st: Stats | null =
+    resolved.segments.length === 0 ? ((yield { op: 'lstat', path: current }) as Stats) : null;
   for (let i = 0; i < resolved.segments.length; i++) {
     const name = resolved.segments[i]!;
     const next = join(current, name);
-    st = await lstatOrNull(next);
+    st = (yield { op: 'lstatOrNull', path: next }) as Stats | null;
     if (st === null)
       return { resolved, real: join(next, ...resolved.segments.slice(i + 1)), stat: null };
     if (st.isSymbolicLink()) {
       const component = resolved.segments.slice(0, i + 1).join('/');
       let target: string;
       try {
-        target = await realpath(next);
+        target = (yield { op: 'realpath', path: next }) as string;
       } catch {
         throw symlinkError(requestPath, component, true);
       }
@@ -197,7 +237,7 @@ async function walk(root: Root, requestPath: string): Promise<Walked> {
         );
       }
       current = target;
-      st = await lstat(target);
+      st = (yield { op: 'lstat', path: target }) as Stats;
       continue;
     }
     if (i < resolved.segments.length - 1 && !st.isDirectory()) {
@@ -209,6 +249,38 @@ async function walk(root: Root, requestPath: string): Promise<Walked> {
     current = next;
   }
   return { resolved, real: current, stat: st };
+}
+
+async function walk(root: Root, requestPath: string): Promise<Walked> {
+  const steps = walkSteps(root, requestPath);
+  let step = steps.next();
+  while (!step.done) {
+    let answer: FsAnswer;
+    try {
+      answer = await askAsync(step.value);
+    } catch (e) {
+      step = steps.throw(e);
+      continue;
+    }
+    step = steps.next(answer);
+  }
+  return step.value;
+}
+
+function walkSync(root: Root, requestPath: string): Walked {
+  const steps = walkSteps(root, requestPath);
+  let step = steps.next();
+  while (!step.done) {
+    let answer: FsAnswer;
+    try {
+      answer = askSync(step.value);
+    } catch (e) {
+      step = steps.throw(e);
+      continue;
+    }
+    step = steps.next(answer);
+  }
+  return step.value;
 }
 
 /** Describes a non-regular file for error messages. */
@@ -256,7 +328,34 @@ export async function openInRoot(
   requestPath: string,
   options: OpenOptions = {},
 ): Promise<OpenedFile> {
-  const { resolved, real, stat } = await walk(root, requestPath);
+  const walked = await walk(root, requestPath);
+  const cap = checkOpenable(root, requestPath, walked, options);
+  let handle: FileHandle;
+  try {
+    handle = await open(walked.real, OPEN_FLAGS);
+  } catch (e) {
+    throw openFailure(requestPath, e);
+  }
+  try {
+    const fst = await handle.stat();
+    checkOpened(requestPath, walked.stat!, fst, cap);
+    return { handle, stat: fst, absolutePath: walked.real, relativePath: walked.resolved.relative };
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+}
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** The checks made before opening: exists, regular, under the cap. Returns the cap. */
+function checkOpenable(
+  root: Root,
+  requestPath: string,
+  walked: Walked,
+  options: OpenOptions,
+): number {
+  const stat = walked.stat;
   if (stat === null) {
     throw new ToolError('PATH_NOT_FOUND', `file ${requestPath} does not exist in the root.`);
   }
@@ -280,39 +379,86 @@ export async function openInRoot(
       { details: { size: stat.size, max_bytes: cap } },
     );
   }
-  let handle: FileHandle;
+  return cap;
+}
+
+function openFailure(requestPath: string, e: unknown): unknown {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP' || code === 'ENOENT' || code === 'ENOTDIR') {
+    return new ToolError(
+      'PATH_CHANGED',
+      `file ${requestPath} changed while it was being opened; try again.`,
+    );
+  }
+  return e;
+}
+
+/** The checks made on the open descriptor: the same file as checked, still regular and small. */
+function checkOpened(requestPath: string, checked: Stats, fst: Stats, cap: number): void {
+  if (fst.dev !== checked.dev || fst.ino !== checked.ino || !fst.isFile()) {
+    throw new ToolError(
+      'PATH_CHANGED',
+      `file ${requestPath} was replaced between the check and the open; refusing to read it.`,
+    );
+  }
+  if (fst.size > cap) {
+    throw new ToolError(
+      'FILE_TOO_LARGE',
+      `file ${requestPath} is ${fst.size} bytes, over the ${cap}-byte limit.`,
+      { details: { size: fst.size, max_bytes: cap } },
+    );
+  }
+}
+
+/** A regular file opened synchronously inside a root. Close `fd` with `closeSync` when done. */
+export interface OpenedFileSync {
+  fd: number;
+  stat: Stats;
+  absolutePath: string;
+  relativePath: string;
+}
+
+/**
+ * Synchronous {@link openInRoot}: the same checks, rule for rule (they are written once), with
+ * blocking calls. For hot loops over many small files (a text search), where one async call per
+ * path component costs more than the reads; each call blocks the event loop briefly.
+ */
+export function openInRootSync(
+  root: Root,
+  requestPath: string,
+  options: OpenOptions = {},
+): OpenedFileSync {
+  const walked = walkSync(root, requestPath);
+  const cap = checkOpenable(root, requestPath, walked, options);
+  let fd: number;
   try {
-    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(walked.real, OPEN_FLAGS);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new ToolError(
-        'PATH_CHANGED',
-        `file ${requestPath} changed while it was being opened; try again.`,
-      );
-    }
-    throw e;
+    throw openFailure(requestPath, e);
   }
   try {
-    const fst = await handle.stat();
-    if (fst.dev !== stat.dev || fst.ino !== stat.ino || !fst.isFile()) {
-      throw new ToolError(
-        'PATH_CHANGED',
-        `file ${requestPath} was replaced between the check and the open; refusing to read it.`,
-      );
-    }
-    if (fst.size > cap) {
-      throw new ToolError(
-        'FILE_TOO_LARGE',
-        `file ${requestPath} is ${fst.size} bytes, over the ${cap}-byte limit.`,
-        { details: { size: fst.size, max_bytes: cap } },
-      );
-    }
-    return { handle, stat: fst, absolutePath: real, relativePath: resolved.relative };
+    const fst = fstatSync(fd);
+    checkOpened(requestPath, walked.stat!, fst, cap);
+    return { fd, stat: fst, absolutePath: walked.real, relativePath: walked.resolved.relative };
   } catch (e) {
-    await handle.close();
+    closeSync(fd);
     throw e;
   }
+}
+
+/** What {@link readFileInRoot} returns. */
+export interface ReadFileResult {
+  bytes: Buffer;
+  stat: Stats;
+  absolutePath: string;
+  relativePath: string;
+}
+
+function grewPastCap(requestPath: string, cap: number): ToolError {
+  return new ToolError(
+    'FILE_TOO_LARGE',
+    `file ${requestPath} grew past the ${cap}-byte limit while being read.`,
+  );
 }
 
 /**
@@ -323,7 +469,7 @@ export async function readFileInRoot(
   root: Root,
   requestPath: string,
   options: OpenOptions = {},
-): Promise<{ bytes: Buffer; stat: Stats; absolutePath: string; relativePath: string }> {
+): Promise<ReadFileResult> {
   const opened = await openInRoot(root, requestPath, options);
   try {
     const cap = options.maxBytes ?? root.maxFileBytes;
@@ -336,12 +482,7 @@ export async function readFileInRoot(
       total += bytesRead;
       if (total === buf.length) break;
     }
-    if (total > size && total > cap) {
-      throw new ToolError(
-        'FILE_TOO_LARGE',
-        `file ${requestPath} grew past the ${cap}-byte limit while being read.`,
-      );
-    }
+    if (total > size && total > cap) throw grewPastCap(requestPath, cap);
     return {
       bytes: buf.subarray(0, Math.min(total, size)),
       stat: opened.stat,
@@ -350,6 +491,36 @@ export async function readFileInRoot(
     };
   } finally {
     await opened.handle.close();
+  }
+}
+
+/** Synchronous {@link readFileInRoot}, with the same checks (see {@link openInRootSync}). */
+export function readFileInRootSync(
+  root: Root,
+  requestPath: string,
+  options: OpenOptions = {},
+): ReadFileResult {
+  const opened = openInRootSync(root, requestPath, options);
+  try {
+    const cap = options.maxBytes ?? root.maxFileBytes;
+    const size = opened.stat.size;
+    const buf = Buffer.allocUnsafe(size + 1);
+    let total = 0;
+    for (;;) {
+      const bytesRead = readSync(opened.fd, buf, total, buf.length - total, total);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total === buf.length) break;
+    }
+    if (total > size && total > cap) throw grewPastCap(requestPath, cap);
+    return {
+      bytes: buf.subarray(0, Math.min(total, size)),
+      stat: opened.stat,
+      absolutePath: opened.absolutePath,
+      relativePath: opened.relativePath,
+    };
+  } finally {
+    closeSync(opened.fd);
   }
 }
 
