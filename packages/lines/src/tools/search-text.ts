@@ -1,5 +1,12 @@
 import { isUtf8 } from 'node:buffer';
-import { defineTool, hasBom, isToolError, type Root, ToolError } from '@lectern/core';
+import {
+  defineTool,
+  hasBom,
+  isToolError,
+  type Root,
+  readFileInRootSync,
+  ToolError,
+} from '@lectern/core';
 import { z } from 'zod';
 import { formatBytes, type LinesContext, READ_ONLY } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
@@ -9,7 +16,6 @@ import type { FileMatches, LineMatch } from '../lib/match.js';
 import { jsonBytes, SOURCE_TRUST } from '../lib/output.js';
 import { compileQuery, scanParams } from '../lib/query.js';
 import { readAhead } from '../lib/read-ahead.js';
-import { openForText } from '../lib/read-lines.js';
 import { RegexScanner, scanHere } from '../lib/regex-runner.js';
 import { walkTree } from '../lib/walk.js';
 
@@ -32,30 +38,21 @@ const isPosition = (v: unknown): v is Position =>
 
 type Loaded = { kind: 'ok'; bytes: Buffer } | { kind: 'too_large' } | { kind: 'unreadable' };
 
-async function load(root: Root, path: string, maxBytes: number): Promise<Loaded> {
+/**
+ * Reads one file through the root guard's synchronous variant (the same checks): for a search
+ * over many small files, one async call per path component cost more than the reads themselves.
+ */
+function load(root: Root, path: string, maxBytes: number): Loaded {
   try {
-    const opened = await openForText(root, path, maxBytes);
-    try {
-      const size = opened.stat.size;
-      const buf = Buffer.allocUnsafe(size);
-      let filled = 0;
-      while (filled < size) {
-        const { bytesRead } = await opened.handle.read(buf, filled, size - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return { kind: 'ok', bytes: buf.subarray(0, filled) };
-    } finally {
-      await opened.handle.close();
-    }
+    return { kind: 'ok', bytes: readFileInRootSync(root, path, { maxBytes }).bytes };
   } catch (error) {
     if (isToolError(error) && error.code === 'FILE_TOO_LARGE') return { kind: 'too_large' };
     return { kind: 'unreadable' };
   }
 }
 
-/** Files opened and read concurrently ahead of the scan (keeps libuv's pool busy). */
-const READ_AHEAD = 32;
+/** Files read ahead of the scan; reads are synchronous, so one is enough. */
+const READ_AHEAD = 1;
 
 /** Builds the `search_text` tool: literal or regular-expression search over workspace files. */
 export function searchTextTool(ctx: LinesContext) {
@@ -328,7 +325,7 @@ export function searchTextTool(ctx: LinesContext) {
       try {
         outer: for await (const [path, loaded] of readAhead(
           files(),
-          (p) => load(ws.root, p, limits.maxFileBytes),
+          (p) => Promise.resolve(load(ws.root, p, limits.maxFileBytes)),
           READ_AHEAD,
         )) {
           if (context.signal.aborted)
