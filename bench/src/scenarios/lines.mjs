@@ -51,7 +51,7 @@ export async function lines(ctx) {
             peerLines(await fs.call('read_text_file', { path: text.path, head: 200 }), 200),
         },
       ],
-      { rounds: rounds.fast, warmup: 5 },
+      { rounds: rounds.fast, warmup: 60 },
     );
     rows.push(
       makeRow({
@@ -75,7 +75,7 @@ export async function lines(ctx) {
             peerLines(await fs.call('read_text_file', { path: text.path, tail: 200 }), 200),
         },
       ],
-      { rounds: rounds.fast, warmup: 5 },
+      { rounds: rounds.fast, warmup: 60 },
     );
     rows.push(
       makeRow({

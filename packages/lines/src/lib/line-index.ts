@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import type { FileHandle } from 'node:fs/promises';
 import { findInvalidUtf8, findNul, hasBom, type LineEndings, ToolError } from '@lectern/core';
 
 /** Lines between two checkpoints of a {@link TextFacts} index. */
@@ -78,6 +77,16 @@ export function scanText(bytes: Buffer, subject: string): TextFacts {
 }
 
 /** Random access to a file's bytes, either held in memory or read from an open handle. */
+/** The part of a file handle the readers use: positioned reads. */
+export interface ReadHandle {
+  read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<{ bytesRead: number }>;
+}
+
 export interface ByteSource {
   readonly size: number;
   /** Offset of the next `\n` at or after `from`, or -1. */
@@ -141,7 +150,7 @@ export class HandleSource implements ByteSource {
   #chunk: Buffer = Buffer.alloc(0);
 
   constructor(
-    private readonly handle: FileHandle,
+    private readonly handle: ReadHandle,
     readonly size: number,
   ) {}
 

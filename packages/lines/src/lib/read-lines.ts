@@ -1,11 +1,11 @@
-import type { FileHandle } from 'node:fs/promises';
+import { type BigIntStats, closeSync, fstatSync, readSync, type Stats } from 'node:fs';
 import {
   createRootSync,
   decodeUtf8,
   isToolError,
   type LineEndings,
   type LinePlan,
-  openInRoot,
+  openInRootSync,
   planLines,
   type Root,
   sha256,
@@ -18,6 +18,7 @@ import {
   HandleSource,
   type LineExtent,
   lineExtents,
+  type ReadHandle,
   scanText,
   type TextFacts,
 } from './line-index.js';
@@ -169,10 +170,23 @@ export function checkReadRequest(request: ReadLinesRequest, limits: LineLimits):
   }
 }
 
-/** Opens a file for a text read, pointing oversized files to read_artifact. */
-export async function openForText(root: Root, path: string, maxBytes: number) {
+/** An open file for a text read: reads are synchronous under a promise-shaped surface. */
+export interface TextFile {
+  handle: ReadHandle & { stat(options: { bigint: true }): Promise<BigIntStats> };
+  stat: Stats;
+  relativePath: string;
+  close(): void;
+}
+
+/**
+ * Opens a file for a text read through the root guard's synchronous variant (the same
+ * checks), pointing oversized files to read_artifact. A read of a few hundred lines costs
+ * less in blocking calls than in trips through the thread pool.
+ */
+export function openForText(root: Root, path: string, maxBytes: number): TextFile {
+  let opened: ReturnType<typeof openInRootSync>;
   try {
-    return await openInRoot(root, path, { maxBytes });
+    opened = openInRootSync(root, path, { maxBytes });
   } catch (error) {
     if (isToolError(error) && error.code === 'FILE_TOO_LARGE') {
       throw new ToolError(
@@ -183,9 +197,21 @@ export async function openForText(root: Root, path: string, maxBytes: number) {
     }
     throw error;
   }
+  const fd = opened.fd;
+  return {
+    handle: {
+      read: async (buffer, offset, length, position) => ({
+        bytesRead: readSync(fd, buffer, offset, length, position),
+      }),
+      stat: async () => fstatSync(fd, { bigint: true }),
+    },
+    stat: opened.stat,
+    relativePath: opened.relativePath,
+    close: () => closeSync(fd),
+  };
 }
 
-async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
+async function readAll(handle: ReadHandle, size: number): Promise<Buffer> {
   const buf = Buffer.allocUnsafe(size);
   let filled = 0;
   while (filled < size) {
@@ -315,7 +341,7 @@ export async function readLinesWith(
   workspace?: string,
 ): Promise<LineWindow> {
   checkReadRequest(request, limits);
-  const opened = await openForText(root, request.path, limits.maxFileBytes);
+  const opened = openForText(root, request.path, limits.maxFileBytes);
   const path = opened.relativePath;
   const subject = `file ${path}`;
   try {
@@ -359,7 +385,7 @@ export async function readLinesWith(
     }
     return await window(source, facts, digest, path, request, limits, workspace);
   } finally {
-    await opened.handle.close();
+    opened.close();
   }
 }
 
