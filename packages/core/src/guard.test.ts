@@ -76,6 +76,63 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
+/**
+ * A child process keeps swapping `<dir>/target.md` between an in-root file, a symlink to a
+ * secret outside the root and a FIFO, while `read` reads it for about 3 s. Every read must
+ * return the in-root bytes (or an empty, half-copied file) or refuse with a guard code; the
+ * secret must never come back. Resolves to the number of reads attempted.
+ */
+async function swapRace(
+  dirName: string,
+  maxAttempts: number,
+  read: (rel: string) => Buffer | Promise<Buffer>,
+): Promise<number> {
+  const raceDir = join(rootDir, dirName);
+  mkdirSync(raceDir);
+  const secret = join(base, `secret-${dirName}.txt`);
+  writeFileSync(secret, 'SECRET');
+  const script = `
+    const fs = require('fs'); const path = require('path');
+    const dir = ${JSON.stringify(raceDir)}; const secret = ${JSON.stringify(secret)};
+    const t = path.join(dir, 'target.md');
+    fs.writeFileSync(path.join(dir, 'good.md'), 'GOOD');
+    const end = Date.now() + 4000;
+    let i = 0;
+    while (Date.now() < end) {
+      try { fs.unlinkSync(t); } catch {}
+      const k = i++ % 3;
+      try {
+        if (k === 0) fs.copyFileSync(path.join(dir, 'good.md'), t);
+        else if (k === 1) fs.symlinkSync(secret, t);
+        else require('child_process').execFileSync('mkfifo', [t]);
+      } catch {}
+    }
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  let attempts = 0;
+  try {
+    const deadline = Date.now() + 3000;
+    while (Date.now() < deadline && attempts < maxAttempts) {
+      attempts++;
+      try {
+        const text = (await read(`${dirName}/target.md`)).toString();
+        expect(['GOOD', '']).toContain(text);
+      } catch (e) {
+        const code = (e as ToolError).code;
+        expect(['PATH_SYMLINK', 'PATH_NOT_FOUND', 'PATH_NOT_REGULAR', 'PATH_CHANGED']).toContain(
+          code,
+        );
+      }
+      // let a synchronous reader yield now and then
+      if (attempts % 200 === 0) await new Promise((r) => setImmediate(r));
+    }
+  } finally {
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+  return attempts;
+}
+
 describe('createRoot', () => {
   it('resolves the root with realpath once', async () => {
     symlinkSync(rootDir, join(base, 'root-alias'));
@@ -224,55 +281,12 @@ describe('openInRoot', () => {
   });
 
   it('never returns another file when the path is swapped between check and use', async () => {
-    // A child process keeps swapping `race/target.md` between an in-root file and a symlink to
-    // a secret outside the root (and a FIFO). Every open must either read the in-root bytes or
-    // refuse; the secret must never come back.
-    const raceDir = join(rootDir, 'race');
-    mkdirSync(raceDir);
-    writeFileSync(join(base, 'secret-swap.txt'), 'SECRET');
-    const script = `
-      const fs = require('fs'); const path = require('path');
-      const dir = ${JSON.stringify(raceDir)}; const secret = ${JSON.stringify(join(base, 'secret-swap.txt'))};
-      const t = path.join(dir, 'target.md');
-      fs.writeFileSync(path.join(dir, 'good.md'), 'GOOD');
-      const end = Date.now() + 4000;
-      let i = 0;
-      while (Date.now() < end) {
-        try { fs.unlinkSync(t); } catch {}
-        const k = i++ % 3;
-        try {
-          if (k === 0) fs.copyFileSync(path.join(dir, 'good.md'), t);
-          else if (k === 1) fs.symlinkSync(secret, t);
-          else require('child_process').execFileSync('mkfifo', [t]);
-        } catch {}
-      }
-    `;
-    const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
-    const outcomes = new Map<string, number>();
-    const deadline = Date.now() + 3000;
-    let attempts = 0;
-    while (Date.now() < deadline && attempts < 5000) {
-      attempts++;
-      try {
-        const { bytes } = await readFileInRoot(root, 'race/target.md');
-        const text = bytes.toString();
-        expect(text).not.toContain('SECRET');
-        outcomes.set(`read:${text}`, (outcomes.get(`read:${text}`) ?? 0) + 1);
-      } catch (e) {
-        const code = (e as ToolError).code;
-        expect(['PATH_SYMLINK', 'PATH_NOT_FOUND', 'PATH_NOT_REGULAR', 'PATH_CHANGED']).toContain(
-          code,
-        );
-        outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
-      }
-    }
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
+    const attempts = await swapRace(
+      'race',
+      5000,
+      async (rel) => (await readFileInRoot(root, rel)).bytes,
+    );
     expect(attempts).toBeGreaterThan(10);
-    // every read that succeeded returned the in-root content (or an empty, half-copied file)
-    for (const key of outcomes.keys()) {
-      if (key.startsWith('read:')) expect(['read:GOOD', 'read:']).toContain(key);
-    }
   }, 20_000);
 });
 
@@ -372,45 +386,11 @@ describe('openInRootSync and readFileInRootSync (the same rules, blocking calls)
   });
 
   it('never returns another file when the path is swapped between check and use', async () => {
-    const raceDir = join(rootDir, 'race-sync');
-    mkdirSync(raceDir);
-    writeFileSync(join(base, 'secret-swap-sync.txt'), 'SECRET');
-    const script = `
-      const fs = require('fs'); const path = require('path');
-      const dir = ${JSON.stringify(raceDir)}; const secret = ${JSON.stringify(join(base, 'secret-swap-sync.txt'))};
-      const t = path.join(dir, 'target.md');
-      fs.writeFileSync(path.join(dir, 'good.md'), 'GOOD');
-      const end = Date.now() + 4000;
-      let i = 0;
-      while (Date.now() < end) {
-        try { fs.unlinkSync(t); } catch {}
-        const k = i++ % 3;
-        try {
-          if (k === 0) fs.copyFileSync(path.join(dir, 'good.md'), t);
-          else if (k === 1) fs.symlinkSync(secret, t);
-          else require('child_process').execFileSync('mkfifo', [t]);
-        } catch {}
-      }
-    `;
-    const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
-    await new Promise((r) => setTimeout(r, 100));
-    let attempts = 0;
-    const deadline = Date.now() + 2500;
-    while (Date.now() < deadline && attempts < 20_000) {
-      attempts++;
-      try {
-        const text = readFileInRootSync(root, 'race-sync/target.md').bytes.toString();
-        expect(['GOOD', '']).toContain(text);
-      } catch (e) {
-        const code = (e as ToolError).code;
-        expect(['PATH_SYMLINK', 'PATH_NOT_FOUND', 'PATH_NOT_REGULAR', 'PATH_CHANGED']).toContain(
-          code,
-        );
-      }
-      if (attempts % 200 === 0) await new Promise((r) => setImmediate(r));
-    }
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
+    const attempts = await swapRace(
+      'race-sync',
+      20_000,
+      (rel) => readFileInRootSync(root, rel).bytes,
+    );
     expect(attempts).toBeGreaterThan(10);
   }, 20_000);
 });

@@ -454,11 +454,30 @@ export interface ReadFileResult {
   relativePath: string;
 }
 
-function grewPastCap(requestPath: string, cap: number): ToolError {
-  return new ToolError(
-    'FILE_TOO_LARGE',
-    `file ${requestPath} grew past the ${cap}-byte limit while being read.`,
-  );
+/**
+ * The result of a bounded whole-file read into `buf` (fstat size + 1 bytes): refuses a file that
+ * grew past the cap while it was read, and returns at most the size fstat reported.
+ */
+function readResult(
+  requestPath: string,
+  cap: number,
+  opened: { stat: Stats; absolutePath: string; relativePath: string },
+  buf: Buffer,
+  total: number,
+): ReadFileResult {
+  const size = opened.stat.size;
+  if (total > size && total > cap) {
+    throw new ToolError(
+      'FILE_TOO_LARGE',
+      `file ${requestPath} grew past the ${cap}-byte limit while being read.`,
+    );
+  }
+  return {
+    bytes: buf.subarray(0, Math.min(total, size)),
+    stat: opened.stat,
+    absolutePath: opened.absolutePath,
+    relativePath: opened.relativePath,
+  };
 }
 
 /**
@@ -482,13 +501,7 @@ export async function readFileInRoot(
       total += bytesRead;
       if (total === buf.length) break;
     }
-    if (total > size && total > cap) throw grewPastCap(requestPath, cap);
-    return {
-      bytes: buf.subarray(0, Math.min(total, size)),
-      stat: opened.stat,
-      absolutePath: opened.absolutePath,
-      relativePath: opened.relativePath,
-    };
+    return readResult(requestPath, cap, opened, buf, total);
   } finally {
     await opened.handle.close();
   }
@@ -512,13 +525,7 @@ export function readFileInRootSync(
       total += bytesRead;
       if (total === buf.length) break;
     }
-    if (total > size && total > cap) throw grewPastCap(requestPath, cap);
-    return {
-      bytes: buf.subarray(0, Math.min(total, size)),
-      stat: opened.stat,
-      absolutePath: opened.absolutePath,
-      relativePath: opened.relativePath,
-    };
+    return readResult(requestPath, cap, opened, buf, total);
   } finally {
     closeSync(opened.fd);
   }
