@@ -243,8 +243,8 @@ async function cmdLintFamily(
   cwd: string,
 ): Promise<number> {
   // With no target, lint (or snapshot) this server's own composed tools.
-  const passthrough = stripRootFlags(rest);
-  const hasRootFlags = passthrough.length !== rest.length;
+  const { root, rest: passthrough } = splitRootFlags(rest);
+  const hasRootFlags = root.length > 0;
   const needsSelf =
     (command === 'lint' || command === 'snapshot') && (hasRootFlags || !hasPositional(passthrough));
   if (!needsSelf) return runLintCli([command, ...passthrough], lintIo(io));
@@ -283,36 +283,28 @@ const ROOT_FLAGS = new Set([
   '--db',
   '--log-level',
 ]);
-function stripRootFlags(args: string[]): string[] {
-  const out: string[] = [];
+/**
+ * Splits lint/diff/snapshot arguments into lectern's own root flags (what to serve) and the
+ * rest, which goes to the lint unchanged; everything after `--` belongs to the rest.
+ */
+function splitRootFlags(args: string[]): { root: string[]; rest: string[] } {
+  const root: string[] = [];
+  const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') {
-      out.push(...args.slice(i));
+      rest.push(...args.slice(i));
       break;
     }
     const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-    if (ROOT_FLAGS.has(name)) {
-      if (!a.includes('=')) i++;
+    if (!ROOT_FLAGS.has(name)) {
+      rest.push(a);
       continue;
     }
-    out.push(a);
+    root.push(a);
+    if (!a.includes('=') && i + 1 < args.length) root.push(args[++i]!);
   }
-  return out;
-}
-
-function extractRootFlags(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') break;
-    const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-    if (ROOT_FLAGS.has(name)) {
-      out.push(a);
-      if (!a.includes('=') && i + 1 < args.length) out.push(args[++i]!);
-    }
-  }
-  return out;
+  return { root, rest };
 }
 
 async function cmdServe(
@@ -392,7 +384,7 @@ export async function main(
     if (rest.includes('--help') || rest.includes('-h'))
       return runLintCli([command, '--help'], lintIo(io));
     try {
-      const rootArgs = extractRootFlags(rest);
+      const rootArgs = splitRootFlags(rest).root;
       const { values } = parseArgs({
         args: rootArgs,
         options: OPTIONS,
