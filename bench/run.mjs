@@ -2,7 +2,7 @@
 // Lectern's benchmark harness: generates its corpora from a seed into a temporary folder, runs
 // every scenario against its peers (alternating, with warm-up), prints one table and writes
 // results/<date>.json and results/<date>.md. Run from the repository root with `pnpm bench`
-// (which builds first), or `node bench/run.mjs [--quick] [--out DIR] [--seed N]
+// (which builds first), or `node bench/run.mjs [--quick | --smoke] [--out DIR] [--seed N]
 // [--only sections,lines,...] [--no-install] [--keep]`.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -14,6 +14,7 @@ import { generateNotes } from './src/corpus/notes.mjs';
 import { generateTextFile } from './src/corpus/text.mjs';
 import { generateWiki } from './src/corpus/wiki.mjs';
 import { LECTERN_BIN } from './src/lib/mcp.mjs';
+import { setWarmupCap } from './src/lib/measure.mjs';
 import { findTextSearchPeer, versions } from './src/lib/peers.mjs';
 import { markdownReport, textTable } from './src/lib/report.mjs';
 import { lines } from './src/scenarios/lines.mjs';
@@ -26,7 +27,11 @@ import { wiki } from './src/scenarios/wiki.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const MiB = 1024 * 1024;
 
-/** Sizes and repetitions. Full mode matches the issue; quick mode finishes in well under a minute. */
+/**
+ * Sizes and repetitions. Full mode gives the published figures; quick mode small corpora in
+ * under a minute; smoke mode (the CI test) tiny corpora, two rounds and at most one warm-up
+ * round per subject, to prove the harness works, never how fast anything is.
+ */
 const PLANS = {
   full: {
     docsBytes: 50_000_000,
@@ -39,6 +44,7 @@ const PLANS = {
     lintTools: 1000,
     diffTools: 200,
     writerBatches: 25,
+    writers: 8,
     rounds: { cold: 3, heavy: 3, call: 15, fast: 30, startup: 10 },
   },
   quick: {
@@ -52,7 +58,23 @@ const PLANS = {
     lintTools: 200,
     diffTools: 50,
     writerBatches: 5,
+    writers: 8,
     rounds: { cold: 2, heavy: 2, call: 3, fast: 5, startup: 3 },
+  },
+  smoke: {
+    docsBytes: 120_000,
+    bigDocBytes: 30_000,
+    textBytes: 256 * 1024,
+    notes: 60,
+    queries: 6,
+    rgQueries: 2,
+    wikiPages: 12,
+    lintTools: 40,
+    diffTools: 20,
+    writerBatches: 2,
+    writers: 2,
+    maxWarmup: 1,
+    rounds: { cold: 2, heavy: 2, call: 2, fast: 2, startup: 2 },
   },
 };
 
@@ -61,6 +83,7 @@ const SCENARIOS = { sections, lines, wiki, memory, lint, server };
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
     out: { type: 'string' },
     seed: { type: 'string', default: '20260901' },
     only: { type: 'string' },
@@ -68,8 +91,9 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
   },
 });
-const mode = values.quick ? 'quick' : 'full';
+const mode = values.smoke ? 'smoke' : values.quick ? 'quick' : 'full';
 const plan = PLANS[mode];
+if (plan.maxWarmup !== undefined) setWarmupCap(plan.maxWarmup);
 const seed = Number(values.seed);
 if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
 const only = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(SCENARIOS);
@@ -178,7 +202,7 @@ try {
     'ratio = Lectern time / peer time (below 1: Lectern faster); spread: per-round ratios.',
   );
   mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, mode === 'quick' ? `${date}-quick` : date);
+  const base = join(outDir, mode === 'full' ? date : `${date}-${mode}`);
   writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(`${base}.md`, markdownReport(result));
   log(`wrote ${base}.json and ${base}.md in ${result.duration_s} s`);

@@ -1,12 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, mergeConfig } from 'vitest/config';
+import shared from '../vitest.shared.mjs';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts'],
-    reporters: ['default', 'json'],
-    outputFile: { json: '.reports/vitest.json' },
-    // The smoke test runs the whole quick benchmark (about 30-50 s on two cores).
-    testTimeout: 115_000,
-    hookTimeout: 30_000,
-  },
-});
+export default mergeConfig(shared, defineConfig({}));

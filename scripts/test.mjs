@@ -19,14 +19,19 @@ const workspaces = [
 for (const ws of workspaces) rmSync(join(ws, '.reports'), { recursive: true, force: true });
 
 const tasks = ['build', 'typecheck', 'lint:repo', 'test'];
-const extra = process.argv.slice(2);
+// `--deep` runs property and torture tests at release size (see bySize in @lectern/core/testing).
+const deep = process.argv.includes('--deep');
+const extra = process.argv.slice(2).filter((a) => a !== '--deep');
+// Two tasks at a time on any machine: suites that start servers and child processes stay well
+// inside their timeouts even when other work keeps the cores busy.
 const turbo = spawnSync(
   'turbo',
-  ['run', ...tasks, '--continue', '--output-logs=errors-only', ...extra],
+  ['run', ...tasks, '--continue', '--output-logs=errors-only', '--concurrency=2', ...extra],
   {
     cwd: root,
     stdio: 'inherit',
     shell: process.platform === 'win32',
+    env: { ...process.env, ...(deep ? { LECTERN_TEST_DEPTH: 'deep' } : {}) },
   },
 );
 
@@ -82,5 +87,6 @@ if (checksFailed) {
   console.error('a build, typecheck or lint task failed (see the output above)');
   failed += 1;
 }
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+if (skipped) console.log(`${skipped} skipped`);
+console.log(`${passed} passed, ${failed} failed`);
 process.exit(turbo.status === 0 && failed === 0 ? 0 : 1);

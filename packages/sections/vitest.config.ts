@@ -1,10 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.mjs';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts'],
-    reporters: ['default', 'json'],
-    outputFile: { json: '.reports/vitest.json' },
-    testTimeout: 30_000,
-  },
-});
+export default mergeConfig(shared, defineConfig({}));

@@ -1,12 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.mjs';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts'],
-    reporters: ['default', 'json'],
-    outputFile: { json: '.reports/vitest.json' },
-    testTimeout: 30_000,
-    // Child-process tests run the built package; rebuild dist when the sources are newer.
-    globalSetup: ['src/test-helpers/build.ts'],
-  },
-});
+export default mergeConfig(
+  shared,
+  defineConfig({
+    test: {
+      // Child-process tests run the built package; rebuild dist when the sources are newer.
+      globalSetup: ['src/test-helpers/build.ts'],
+    },
+  }),
+);

@@ -25,7 +25,7 @@ describe('TDQS gate on every tool we ship', () => {
       });
       expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
       expect(r.stdout).toContain('Result: PASS');
-    }, 30_000);
+    }, 120_000);
   }
 
   it('lints a live stdio server started by command, the way CI lints any server', async () => {
@@ -47,5 +47,5 @@ describe('TDQS gate on every tool we ship', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('read_project_text');
-  }, 30_000);
+  }, 120_000);
 });

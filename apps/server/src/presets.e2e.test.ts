@@ -105,7 +105,7 @@ for (const preset of Object.keys(CONTRACTS) as Preset[]) {
     beforeAll(async () => {
       ({ client } = await connectStdio(['--preset', preset, ...ROOTS[preset]], s.dir));
       tools = (await client.listTools()).tools as typeof tools;
-    }, 30_000);
+    }, 120_000);
     afterAll(async () => {
       await client?.close();
     });
@@ -267,7 +267,7 @@ for (const preset of Object.keys(CONTRACTS) as Preset[]) {
         const unknown = await call(client, 'leer_fragmento', { archivo: 'notas/no-such-note.md' });
         expect(unknown.isError).toBe(true);
       }
-    }, 60_000);
+    }, 120_000);
   });
 }
 

@@ -22,7 +22,7 @@ describe('lectern serve with no config (the bundled examples) over stdio', () =>
   beforeAll(async () => {
     ({ client } = await connectStdio([], s.dir));
     tools = (await client.listTools()).tools as typeof tools;
-  }, 30_000);
+  }, 120_000);
   afterAll(async () => {
     await client?.close();
   });
@@ -92,7 +92,7 @@ describe('lectern serve with no config (the bundled examples) over stdio', () =>
     await ok('memory_read_fragment', { path: hits.results[0].path });
     await ok('memory_list_sources');
     await ok('memory_reindex', {});
-  }, 60_000);
+  }, 120_000);
 
   it('refuses bad input on every tool with an error naming the parameter', async () => {
     for (const t of tools) {
@@ -168,7 +168,7 @@ describe('lectern serve --http', () => {
       cwd: s.dir,
       env: { LECTERN_TOKEN: token },
     });
-  }, 30_000);
+  }, 120_000);
   afterAll(() => {
     server?.child.kill('SIGTERM');
   });
@@ -251,7 +251,7 @@ describe('lectern serve --http', () => {
     expect(result.data.added).toBe(3000);
     expect(await exited).toBe(0);
     expect(busy.stderr()).toMatch(/SIGTERM: finishing 1 running call/);
-  }, 60_000);
+  }, 120_000);
 
   it('stops cleanly on SIGTERM', async () => {
     const other = await startHttpServer(['--preset', 'atlas'], { cwd: s.dir });

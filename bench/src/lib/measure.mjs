@@ -12,6 +12,13 @@ export async function timeRun(run, round) {
   return typeof out === 'number' ? out : wall;
 }
 
+let warmupCap = Number.POSITIVE_INFINITY;
+
+/** Caps every subject's warm-up rounds (smoke mode proves the harness, not the speed). */
+export function setWarmupCap(n) {
+  warmupCap = n;
+}
+
 /**
  * Runs `subjects` (`{ key, run, warmup? }`) for `warmup` unrecorded rounds (a subject's own
  * `warmup` overrides it) and then `rounds` recorded rounds, alternating subjects within each
@@ -19,9 +26,10 @@ export async function timeRun(run, round) {
  */
 export async function alternate(subjects, { rounds, warmup = 1 }) {
   const samples = Object.fromEntries(subjects.map((s) => [s.key, []]));
-  const maxWarm = Math.max(0, ...subjects.map((s) => s.warmup ?? warmup));
+  const warm = (s) => Math.min(warmupCap, s.warmup ?? warmup);
+  const maxWarm = Math.max(0, ...subjects.map(warm));
   for (let w = 0; w < maxWarm; w++) {
-    for (const s of subjects) if (w < (s.warmup ?? warmup)) await timeRun(s.run, -1 - w);
+    for (const s of subjects) if (w < warm(s)) await timeRun(s.run, -1 - w);
   }
   for (let r = 0; r < rounds; r++) {
     for (const s of subjects) samples[s.key].push(await timeRun(s.run, r));

@@ -137,7 +137,7 @@ export function markdownReport(result) {
     .map((r) => `- **${r.scenario} / ${r.measure}**: ${r.note}`);
   const c = result.corpora;
   return [
-    `# Lectern benchmark, ${result.date}${result.mode === 'quick' ? ' (quick mode)' : ''}`,
+    `# Lectern benchmark, ${result.date}${result.mode === 'full' ? '' : ` (${result.mode} mode)`}`,
     '',
     `Machine: ${result.machine.cpus} × ${result.machine.cpu_model}, ${result.machine.memory_gb} GB RAM, ${result.machine.os}${result.machine.load_average_1min ? `, load average ${result.machine.load_average_1min.start} at start and ${result.machine.load_average_1min.end} at end` : ''}; Node ${result.versions.node}; Lectern ${result.versions.lectern}.`,
     `Peers: ${peers}. Seed ${result.seed}; ${result.duration_s} s in all.`,

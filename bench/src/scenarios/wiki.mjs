@@ -13,7 +13,6 @@ import { makeRow } from '../lib/report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WRITER = join(here, '../peers/wiki-writer.mjs');
-const WRITERS = 8;
 
 export async function wiki(ctx) {
   const w = ctx.corpora.wiki;
@@ -134,6 +133,7 @@ export async function wiki(ctx) {
 
   // ---- eight concurrent writers
   const batches = ctx.plan.writerBatches;
+  const WRITERS = ctx.plan.writers;
   const own = Array.from({ length: WRITERS }, (_, i) => `wiki/writer-${i}.md`);
   for (const p of own) writeFileSync(join(w.dir, p), 'start\n');
   const servers = await Promise.all(own.map(() => connectLectern(['--wiki', `w=${w.dir}`])));

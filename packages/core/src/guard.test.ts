@@ -287,7 +287,7 @@ describe('openInRoot', () => {
       async (rel) => (await readFileInRoot(root, rel)).bytes,
     );
     expect(attempts).toBeGreaterThan(10);
-  }, 20_000);
+  }, 60_000);
 });
 
 describe('statInRoot', () => {
@@ -392,5 +392,5 @@ describe('openInRootSync and readFileInRootSync (the same rules, blocking calls)
       (rel) => readFileInRootSync(root, rel).bytes,
     );
     expect(attempts).toBeGreaterThan(10);
-  }, 20_000);
+  }, 60_000);
 });

@@ -52,6 +52,6 @@ describe('public API', () => {
 
   it('keeps the testing helper on its own entry point', async () => {
     const testing = await import('./testing.js');
-    expect(Object.keys(testing).sort()).toEqual(['connectTools', 'errorOf']);
+    expect(Object.keys(testing).sort()).toEqual(['bySize', 'connectTools', 'errorOf', 'testDepth']);
   });
 });

@@ -57,3 +57,22 @@ export function errorOf(result: object): ToolErrorPayload | undefined {
     return { error: first.text, code: 'INVALID_INPUT' };
   }
 }
+
+/** How far property and torture tests go: `ci` (each runs in seconds) or `deep` (before releases). */
+export type TestDepth = 'ci' | 'deep';
+
+/**
+ * The depth chosen by the `LECTERN_TEST_DEPTH` environment variable: `deep` for
+ * `pnpm test:deep`, `ci` otherwise (the default, also for an unknown value).
+ */
+export function testDepth(): TestDepth {
+  return process.env.LECTERN_TEST_DEPTH === 'deep' ? 'deep' : 'ci';
+}
+
+/**
+ * Picks a size for the current {@link testDepth}: `bySize(300, 3000)` runs 300 cases in CI and
+ * 3,000 in a deep run. Tests scale their thresholds with the value they get.
+ */
+export function bySize<T>(ci: T, deep: T): T {
+  return testDepth() === 'deep' ? deep : ci;
+}

@@ -168,7 +168,7 @@ describe('lectern-lint lint', () => {
       stderr: expect.stringMatching(/unknown command/),
     });
     expect(
-      await run('lint', '--timeout', '3000', '--', process.execPath, '-e', 'process.exit(1)'),
+      await run('lint', '--timeout', '30000', '--', process.execPath, '-e', 'process.exit(1)'),
     ).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/did not start or answer/),
@@ -184,7 +184,7 @@ describe('lectern-lint lint', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    const refused = await run('lint', `http://127.0.0.1:${port}/mcp`, '--timeout', '3000');
+    const refused = await run('lint', `http://127.0.0.1:${port}/mcp`, '--timeout', '30000');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
       /^lectern-lint: http:\/\/127\.0\.0\.1:\d+\/mcp did not answer as an MCP Streamable HTTP server: .*ECONNREFUSED/m,
@@ -212,7 +212,7 @@ describe('lectern-lint lint', () => {
     await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/mcp`;
-      const notMcp = await run('lint', url, '--timeout', '3000');
+      const notMcp = await run('lint', url, '--timeout', '30000');
       expect(notMcp.code).toBe(2);
       expect(notMcp.stderr).toMatch(/did not answer as an MCP Streamable HTTP server/);
     } finally {

@@ -91,7 +91,7 @@ export function startHttpServer(
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 60_000);
     child.stderr.on('data', (d) => {
       stderr += String(d);
       const m = /at (http:\/\/[^\s]+\/mcp)/.exec(stderr);

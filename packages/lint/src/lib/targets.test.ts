@@ -157,13 +157,13 @@ describe('live servers', () => {
           command: process.execPath,
           args: ['-e', 'process.stderr.write("boom: no config\\n"); process.exit(3)'],
         },
-        { timeoutMs: 5000 },
+        { timeoutMs: 30_000 },
       ),
     ).rejects.toThrow(/did not start or answer.*boom: no config/);
     await expect(
       loadTarget(
         { kind: 'stdio', command: join(dir, 'no-such-binary'), args: [] },
-        { timeoutMs: 5000 },
+        { timeoutMs: 30_000 },
       ),
     ).rejects.toThrow(/did not start or answer/);
     await expect(
@@ -217,7 +217,7 @@ describe('live servers', () => {
       const port = (closed.address() as AddressInfo).port;
       await new Promise<void>((r) => closed.close(() => r()));
       await expect(
-        loadTarget({ kind: 'url', url: `http://127.0.0.1:${port}/mcp` }, { timeoutMs: 3000 }),
+        loadTarget({ kind: 'url', url: `http://127.0.0.1:${port}/mcp` }, { timeoutMs: 30_000 }),
       ).rejects.toThrow(/did not answer as an MCP Streamable HTTP server/);
       await expect(loadTarget({ kind: 'url', url: 'http://[bad' })).rejects.toThrow(
         /not a valid URL/,

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { bySize } from '@lectern/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createRng, realisticDocument, tortureDocument } from './corpus.js';
 import { outlineOf } from './document.js';
@@ -30,20 +31,22 @@ describe('outlineOf (scanner, with remark deciding the windows it cannot) equals
     expect(r.mismatches.join('\n')).toBe('');
   });
 
-  it('on 1000 torture documents of four parts each, many of them mixed', () => {
+  const MIXED = bySize(150, 1000);
+  it(`on ${MIXED} torture documents of four parts each, many of them mixed`, () => {
     const rng = createRng(4242);
-    const docs = Array.from({ length: 1000 }, () =>
+    const docs = Array.from({ length: MIXED }, () =>
       [tortureDocument(rng), tortureDocument(rng), tortureDocument(rng), tortureDocument(rng)].join(
         '\n\n',
       ),
     );
     const r = compareAll(docs);
     expect(r.mismatches.join('\n')).toBe('');
-    expect(r.kinds.mixed).toBeGreaterThan(150);
-    expect(r.kinds.scanner).toBeGreaterThan(600);
+    expect(r.kinds.mixed).toBeGreaterThan((MIXED * 150) / 1000);
+    expect(r.kinds.scanner).toBeGreaterThan((MIXED * 600) / 1000);
   });
 
-  it('on 1500 documents mixing reference-link headings and link definitions', () => {
+  const REFS = bySize(300, 1500);
+  it(`on ${REFS} documents mixing reference-link headings and link definitions`, () => {
     const rng = createRng(31337);
     const pick = <T>(a: T[]) => a[Math.floor(rng() * a.length)]!;
     const heads = [
@@ -74,7 +77,7 @@ describe('outlineOf (scanner, with remark deciding the windows it cannot) equals
       '[foo]\n',
       '```\n[foo]: /code\n```',
     ];
-    const docs = Array.from({ length: 1500 }, () => {
+    const docs = Array.from({ length: REFS }, () => {
       const parts = Array.from({ length: 2 + Math.floor(rng() * 6) }, () =>
         rng() < 0.5 ? pick(heads) : pick(defs),
       );
@@ -82,7 +85,7 @@ describe('outlineOf (scanner, with remark deciding the windows it cannot) equals
     });
     const r = compareAll(docs);
     expect(r.mismatches.join('\n')).toBe('');
-    expect(r.kinds.scanner).toBeGreaterThan(1200);
+    expect(r.kinds.scanner).toBeGreaterThan((REFS * 1200) / 1500);
   });
 
   it('keeps a long page with one footnote definition mostly on the scanner', () => {

@@ -1,4 +1,4 @@
-// Smoke test of the harness: runs `run.mjs --quick` into a temporary results folder and checks
+// Smoke test of the harness: runs `run.mjs --smoke` (tiny corpora, two rounds) into a temporary results folder and checks
 // that every scenario produced finite figures and that the results name each peer's version.
 // It never looks at how fast anything was.
 import { spawn } from 'node:child_process';
@@ -48,7 +48,7 @@ let stderr = '';
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'lectern-bench-test-'));
   code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, [RUN, '--quick', '--no-install', '--out', out], {
+    const child = spawn(process.execPath, [RUN, '--smoke', '--no-install', '--out', out], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (d) => {
@@ -59,21 +59,21 @@ beforeAll(async () => {
     });
     child.on('exit', resolve);
   });
-}, 115_000);
+}, 180_000);
 
 afterAll(() => {
   rmSync(out, { recursive: true, force: true });
 });
 
 function result(): Result {
-  const file = readdirSync(out).find((f) => f.endsWith('-quick.json'));
+  const file = readdirSync(out).find((f) => f.endsWith('-smoke.json'));
   expect(file, `no results JSON in ${out}; stderr:\n${stderr}`).toBeDefined();
   return JSON.parse(readFileSync(join(out, file!), 'utf8')) as Result;
 }
 
 const finitePositive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
 
-describe('pnpm bench --quick', () => {
+describe('pnpm bench --smoke', () => {
   it('exits 0 and prints one table', () => {
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/scenario\s+measure\s+Lectern \(MCP\)/);
@@ -81,15 +81,15 @@ describe('pnpm bench --quick', () => {
 
   it('writes the JSON and the Markdown summary into --out', () => {
     const files = readdirSync(out);
-    expect(files.filter((f) => f.endsWith('-quick.json'))).toHaveLength(1);
-    const md = files.find((f) => f.endsWith('-quick.md'));
+    expect(files.filter((f) => f.endsWith('-smoke.json'))).toHaveLength(1);
+    const md = files.find((f) => f.endsWith('-smoke.md'));
     expect(md).toBeDefined();
     expect(readFileSync(join(out, md!), 'utf8')).toContain('| scenario | measure |');
   });
 
   it('measures every scenario', () => {
     const r = result();
-    expect(r.mode).toBe('quick');
+    expect(r.mode).toBe('smoke');
     expect([...new Set(r.rows.map((row) => row.scenario))].sort()).toEqual([...SCENARIOS].sort());
   });
 
