@@ -255,7 +255,9 @@ describe('HTTP: sessions', () => {
   it('tells /health callers without the token only that it is up', async () => {
     const sv = await start([], { LECTERN_TOKEN: 'health-token' });
     const health = sv.url.replace(/\/mcp$/, '/health');
-    for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }] as Array<
+      Record<string, string>
+    >) {
       const r = await rawRequest(health, { method: 'GET', headers });
       expect(r.status).toBe(200);
       expect(JSON.parse(r.body)).toEqual({ status: 'ok' });
