@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectTools } from '@lectern/core/testing';
-import { runLintCli } from '@lectern/lint';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { runLintCli, USAGE } from '@lectern/lint';
 import {
   type Composition,
   compose,
@@ -21,7 +20,16 @@ import {
   PRESET_NAMES,
   type PresetName,
 } from './config.js';
-import { type HttpHandle, startHttp } from './http.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  type HttpHandle,
+  HttpStartError,
+  startHttp,
+} from './http.js';
+import { closest } from './lib/closest.js';
+import { setClosedPipeHandler } from './lib/exit.js';
+import { LineTransport } from './lib/stdio.js';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
 import { createMcpServer } from './server.js';
 import { VERSION } from './version.js';
@@ -55,10 +63,14 @@ Run 'lectern <command> --help' for a command's options. 'lectern --version' prin
 Serves over stdio unless --http is given.
   --http               Serve Streamable HTTP at /mcp (and GET /health)
   --port N             Port (default 3000; 0 picks a free port)
-  --host ADDR          Interface to bind (default 127.0.0.1)
-  --token-env VAR      Require 'Authorization: Bearer <$VAR>' (default variable LECTERN_TOKEN, if set)
+  --host ADDR          Interface to bind (default 127.0.0.1); any other address needs a token
+  --token-env VAR      Require 'Authorization: Bearer <token>', the token(s) in $VAR, comma-separated
+                       (default variable LECTERN_TOKEN, if set)
+  --allow-unauthenticated  Serve a non-loopback --host without a token (trusted networks only)
   --allowed-host H     Also accept this Host header (repeatable; loopback is always accepted)
-  --allowed-origin O   Accept requests with this Origin header (repeatable)`,
+  --allowed-origin O   Accept requests with this Origin header (repeatable)
+  --max-sessions N     Most HTTP sessions open at once; more get 503 (default ${DEFAULT_MAX_SESSIONS})
+  --session-idle S     Close a session after S seconds without requests (default ${DEFAULT_SESSION_IDLE_MS / 1000})`,
   tools: `Usage: lectern tools [options]
 
   --json               Print the tools/list result as JSON instead of a table`,
@@ -77,8 +89,33 @@ interface Io {
   stderr: (s: string) => void;
 }
 
-/** The lint package's io shape over ours. */
-const lintIo = (io: Io) => ({ stdout: { write: io.stdout }, stderr: { write: io.stderr } });
+/** Every flag the lint commands and lectern's own root flags know, for "did you mean". */
+const lintFlags = () => [
+  ...new Set([...USAGE.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!)),
+  ...[...ROOT_FLAGS].map((f) => f.slice(2)),
+];
+
+/**
+ * The lint package's io shape over ours. An unknown-option message from the lint gets the
+ * closest known flag appended.
+ */
+const lintIo = (io: Io) => ({
+  stdout: { write: io.stdout },
+  stderr: {
+    write: (s: string) => {
+      const unknown = /Unknown option '(--[^'=]+)/.exec(s)?.[1];
+      const near = unknown ? closest(unknown.slice(2), lintFlags()) : undefined;
+      io.stderr(
+        near
+          ? s.replace(
+              /Unknown option '[^']+'\.[^\n]*/,
+              `unknown option ${unknown}; did you mean --${near}?`,
+            )
+          : s,
+      );
+    },
+  },
+});
 
 const defaultIo: Io = {
   stdout: (s) => process.stdout.write(s),
@@ -100,6 +137,9 @@ const OPTIONS = {
   'token-env': { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
+  'allow-unauthenticated': { type: 'boolean' },
+  'max-sessions': { type: 'string' },
+  'session-idle': { type: 'string' },
   json: { type: 'boolean' },
   full: { type: 'boolean' },
   force: { type: 'boolean' },
@@ -248,7 +288,7 @@ async function cmdLintFamily(
   const needsSelf =
     (command === 'lint' || command === 'snapshot') && (hasRootFlags || !hasPositional(passthrough));
   if (!needsSelf) return runLintCli([command, ...passthrough], lintIo(io));
-  const composition = compose(resolveConfig(values, cwd));
+  const composition = compose(resolveConfig(values, cwd), { deferStores: true });
   const dir = mkdtempSync(join(tmpdir(), 'lectern-self-'));
   try {
     const file = join(dir, 'tools.json');
@@ -307,6 +347,29 @@ function splitRootFlags(args: string[]): { root: string[]; rest: string[] } {
   return { root, rest };
 }
 
+/** A whole number from a flag, or a usage error naming the flag and the valid range. */
+function intFlag(
+  name: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+/** The bearer tokens in an environment variable: one, or several separated by commas. */
+function tokensFrom(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+}
+
 async function cmdServe(
   composition: Composition,
   values: Values,
@@ -324,13 +387,12 @@ async function cmdServe(
     process.exit(0);
   };
   if (values.http) {
-    const port = values.port === undefined ? 3000 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new UsageError(`--port must be a whole number from 0 to 65535, got "${values.port}"`);
-    }
+    const port = intFlag('port', values.port, 0, 65535) ?? 3000;
+    const maxSessions = intFlag('max-sessions', values['max-sessions'], 1, 100_000);
+    const idle = intFlag('session-idle', values['session-idle'], 1, 7 * 24 * 3600);
     const tokenVar = values['token-env'] ?? 'LECTERN_TOKEN';
-    const token = process.env[tokenVar];
-    if (values['token-env'] && !token) {
+    const tokens = tokensFrom(process.env[tokenVar]);
+    if (values['token-env'] && tokens.length === 0) {
       throw new UsageError(`--token-env ${tokenVar}: that environment variable is not set`);
     }
     // Signal handlers go in before the URL is announced: a client may stop us right after.
@@ -342,14 +404,30 @@ async function cmdServe(
       createServer: () => createMcpServer(composition, log),
       host: values.host ?? '127.0.0.1',
       port,
-      ...(token ? { token } : {}),
+      tokens,
+      allowUnauthenticated: values['allow-unauthenticated'] ?? false,
       allowedHosts: values['allowed-host'] ?? [],
       allowedOrigins: values['allowed-origin'] ?? [],
       toolCount: composition.names.length,
+      ...(maxSessions === undefined ? {} : { maxSessions }),
+      ...(idle === undefined ? {} : { sessionIdleMs: idle * 1000 }),
       log,
     });
+    const wildcard = handle.host === '0.0.0.0' || handle.host === '::';
+    const notes: string[] = [];
+    if (wildcard) {
+      notes.push(
+        `  listening on every ${handle.host === '::' ? '' : 'IPv4 '}interface; remote clients must use a Host you allow with --allowed-host`,
+      );
+    }
+    if (handle.exposed && tokens.length === 0) {
+      notes.push(
+        '  WARNING: no bearer token; anyone who can reach this address can use every tool',
+      );
+    }
     io.stderr(
-      `lectern ${VERSION} serving ${composition.names.length} tools at ${handle.url}${token ? ' (bearer token required)' : ''}\n` +
+      `lectern ${VERSION} serving ${composition.names.length} tools at ${handle.url}${tokens.length ? ' (bearer token required)' : ''}\n` +
+        notes.map((n) => `${n}\n`).join('') +
         `  ${composition.names.join(', ')}\n` +
         `  health: ${handle.url.replace(/\/mcp$/, '/health')}\n`,
     );
@@ -360,7 +438,8 @@ async function cmdServe(
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.stdin.once('end', () => void stop('stdin closed'));
-  await server.connect(new StdioServerTransport());
+  setClosedPipeHandler(() => void stop('stdout closed'));
+  await server.connect(new LineTransport({ log }));
   log.info(`serving ${composition.names.length} tools over stdio: ${composition.names.join(', ')}`);
   return new Promise<number>(() => {});
 }
@@ -393,18 +472,25 @@ export async function main(
       });
       return await cmdLintFamily(command, rest, values, io, cwd);
     } catch (e) {
+      if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+        io.stderr(`lectern ${command}: ${explainArgError(e as Error)}\n`);
+        return 2;
+      }
       return reportError(e, io);
     }
   }
   if (!['serve', 'tools', 'index', 'init'].includes(command)) {
-    io.stderr(`lectern: unknown command "${command}"\n\n${HELP.main}\n`);
+    const near = closest(command, COMMANDS);
+    io.stderr(
+      `lectern: unknown command "${command}"${near ? `; did you mean "${near}"?` : ''}\n\n${HELP.main}\n`,
+    );
     return 2;
   }
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
-    io.stderr(`lectern ${command}: ${(e as Error).message}\n\n${HELP[command]}\n`);
+    io.stderr(`lectern ${command}: ${explainArgError(e as Error)}\n\n${HELP[command]}\n`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -424,7 +510,8 @@ export async function main(
   const log = createLogger(level, io.stderr);
   try {
     if (command === 'init') return cmdInit(positionals, values, io, cwd);
-    const composition = compose(resolveConfig(values, cwd));
+    // Listing tools opens no database: `lectern tools` writes nothing.
+    const composition = compose(resolveConfig(values, cwd), { deferStores: command === 'tools' });
     if (command === 'tools') {
       try {
         return await cmdTools(composition, values, io);
@@ -445,10 +532,25 @@ export async function main(
   }
 }
 
+const COMMANDS = ['serve', 'tools', 'index', 'init', 'lint', 'diff', 'snapshot', 'help'];
+
+/** A parseArgs error in words, with the closest known flag for an unknown one. */
+function explainArgError(e: Error): string {
+  const unknown = /Unknown option '([^']+)'/.exec(e.message)?.[1];
+  if (unknown === undefined) return e.message;
+  const name = unknown.replace(/^-+/, '').split('=')[0] ?? '';
+  const near = closest(name, Object.keys(OPTIONS));
+  return `unknown option ${unknown}${near ? `; did you mean --${near}?` : ''}`;
+}
+
 function reportError(e: unknown, io: Io): number {
   if (e instanceof ConfigError || e instanceof UsageError) {
     io.stderr(`lectern: ${e.message}\n`);
     return 2;
+  }
+  if (e instanceof HttpStartError) {
+    io.stderr(`lectern: ${e.message}\n`);
+    return 1;
   }
   io.stderr(`lectern: ${(e as Error)?.stack ?? String(e)}\n`);
   return 1;

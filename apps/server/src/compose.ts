@@ -140,20 +140,44 @@ function wikiOptions(config: Config) {
   };
 }
 
+/** Options of {@link compose}. */
+export interface ComposeOptions {
+  /**
+   * Open the memory database only when a tool first uses it (default false: open it now, so a
+   * bad database path stops the server before it serves). Listing tools sets it, so
+   * `lectern tools` writes nothing.
+   */
+  deferStores?: boolean;
+}
+
+/**
+ * A store that is created on first use: any property read creates it. `close` before that does
+ * nothing.
+ */
+function deferredStore(create: () => MemoryStore): MemoryStore {
+  let real: MemoryStore | undefined;
+  return new Proxy({} as MemoryStore, {
+    get(_target, prop) {
+      if (prop === 'close' && !real) return () => {};
+      real ??= create();
+      const value = Reflect.get(real, prop, real) as unknown;
+      return typeof value === 'function' ? value.bind(real) : value;
+    },
+  });
+}
+
 /**
  * Turns a config into tool definitions: a preset's surface, or the chosen packages filtered by
  * the `tools` allow-list. Unknown tools and name collisions are reported as a {@link ConfigError}
  * listing every problem, before anything is served.
  */
-export function compose(config: Config): Composition {
+export function compose(config: Config, options: ComposeOptions = {}): Composition {
   let store: MemoryStore | undefined;
   const memory = () => {
-    if (!config.memory)
-      throw new ConfigError('config', ['memory: no memory sources are configured']);
-    store ??= createMemory({
-      sources: config.memory.sources,
-      ...(config.memory.db ? { dbPath: config.memory.db } : {}),
-    });
+    const m = config.memory;
+    if (!m) throw new ConfigError('config', ['memory: no memory sources are configured']);
+    const create = () => createMemory({ sources: m.sources, ...(m.db ? { dbPath: m.db } : {}) });
+    store ??= options.deferStores ? deferredStore(create) : create();
     return store;
   };
   let tools: AnyToolDefinition[];

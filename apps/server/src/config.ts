@@ -1,6 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { closest } from './lib/closest.js';
+import { findJsonSyntaxError } from './lib/json-syntax.js';
 
 /** Tool families a config can serve. */
 export const PACKAGES = ['sections', 'lines', 'wiki', 'memory'] as const;
@@ -171,10 +173,7 @@ function where(path: ReadonlyArray<PropertyKey>): string {
 export function parseConfig(value: unknown, baseDir: string, source = 'config'): Config {
   const parsed = ConfigSchema.safeParse(value);
   if (!parsed.success) {
-    throw new ConfigError(
-      source,
-      parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`),
-    );
+    throw new ConfigError(source, parsed.error.issues.flatMap(describeIssue));
   }
   const config = parsed.data;
   const problems: string[] = [];
@@ -224,6 +223,32 @@ export function parseConfig(value: unknown, baseDir: string, source = 'config'):
   return config;
 }
 
+/** The property names the config schema allows at `path` (an object inside the config). */
+function keysAt(path: ReadonlyArray<PropertyKey>): string[] {
+  // biome-ignore lint/suspicious/noExplicitAny: walking a generated JSON Schema
+  let node: any = configJsonSchema();
+  for (const p of path) {
+    while (node && !node.properties && !node.items && node.anyOf) {
+      node = node.anyOf.find((n: { type?: string }) => n.type !== 'null');
+    }
+    node = typeof p === 'number' ? node?.items : node?.properties?.[String(p)];
+  }
+  return Object.keys(node?.properties ?? {});
+}
+
+/** One line per problem of a zod issue; an unknown key gets the closest allowed one. */
+function describeIssue(issue: z.core.$ZodIssue): string[] {
+  if (issue.code !== 'unrecognized_keys') return [`${where(issue.path)}: ${issue.message}`];
+  const known = keysAt(issue.path);
+  return issue.keys.map((key) => {
+    const near = closest(key, known);
+    const at = where([...issue.path, key]);
+    return near
+      ? `${at}: unknown key; did you mean "${near}"?`
+      : `${at}: unknown key; allowed here: ${known.join(', ')}`;
+  });
+}
+
 /** Reads and parses a config file (JSON); relative paths resolve from its folder. */
 export function loadConfigFile(file: string): Config {
   let text: string;
@@ -232,11 +257,17 @@ export function loadConfigFile(file: string): Config {
   } catch {
     throw new ConfigError(file, [`cannot read ${file}`]);
   }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new ConfigError(file, [`not valid JSON: ${(e as Error).message}`]);
+    const found = findJsonSyntaxError(text);
+    throw new ConfigError(file, [
+      found
+        ? `not valid JSON at line ${found.line}, column ${found.column}: ${found.message}`
+        : `not valid JSON: ${(e as Error).message}`,
+    ]);
   }
   return parseConfig(value, dirname(resolve(file)), file);
 }

@@ -1,5 +1,6 @@
 export { main } from './cli.js';
 export {
+  type ComposeOptions,
   type Composition,
   compose,
   configFromFlags,
@@ -19,7 +20,17 @@ export {
   parseConfig,
 } from './config.js';
 export { examplesDir } from './examples.js';
-export { type HttpHandle, type HttpOptions, startHttp } from './http.js';
+export {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  type HttpHandle,
+  type HttpOptions,
+  HttpStartError,
+  isLoopback,
+  startHttp,
+} from './http.js';
+export { MAX_MESSAGE_BYTES } from './lib/limits.js';
+export { LineTransport, type LineTransportOptions } from './lib/stdio.js';
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
 export { createMcpServer } from './server.js';
 export { VERSION } from './version.js';

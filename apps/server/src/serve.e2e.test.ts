@@ -184,7 +184,9 @@ describe('lectern serve --http', () => {
 
   it('prints its URL and tools, and answers /health', async () => {
     expect(server.stderr()).toContain('list_wikis');
-    const health = await fetch(server.url.replace(/\/mcp$/, '/health'));
+    const health = await fetch(server.url.replace(/\/mcp$/, '/health'), {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', tools: 5 });
   });

@@ -5,6 +5,7 @@ describe('public API', () => {
     const api = await import('./index.js');
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "CORE_MESSAGES_ES",
         "DEFAULT_MAX_FILE_BYTES",
         "TEMP_PREFIX",
         "ToolError",
@@ -29,6 +30,9 @@ describe('public API', () => {
         "isTempName",
         "isToolError",
         "isVersion",
+        "localizeError",
+        "localizedMessage",
+        "messageData",
         "openInRoot",
         "openInRootSync",
         "paginateChars",

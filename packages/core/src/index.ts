@@ -24,6 +24,15 @@ export {
   type WriteTarget,
 } from './guard.js';
 export {
+  CORE_MESSAGES_ES,
+  type ErrorMessages,
+  localizedMessage,
+  localizeError,
+  type MessageCatalogue,
+  type MessageData,
+  messageData,
+} from './messages.js';
+export {
   type CharPage,
   type LinePage,
   type LinePlan,

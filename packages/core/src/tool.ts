@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { isToolError, ToolError, type ToolErrorPayload } from './errors.js';
+import { type ErrorMessages, localizedMessage, localizeError } from './messages.js';
 
 /** The four MCP tool annotations. Lectern tools always declare all of them. */
 export interface ToolAnnotations {
@@ -42,6 +43,11 @@ export interface ToolDefinition<
   /** Output schema; structured results are parsed with it before they are sent. */
   outputSchema: O;
   annotations: ToolAnnotations;
+  /**
+   * The language of this tool's error messages (a preset's locale): registration rewrites each
+   * error it raises with this catalogue, keeping the code. Default: messages as raised.
+   */
+  errors?: ErrorMessages;
   /** Returns the result object, or throws `ToolError` for a user error. */
   handler: (input: z.output<I>, context: ToolContext) => Promise<z.input<O>> | z.input<O>;
 }
@@ -118,11 +124,21 @@ function textResult(payload: unknown, isError: boolean): CallToolResult {
   };
 }
 
-/** Turns any thrown value into the error payload a client sees (no stack traces). */
-export function errorPayload(error: unknown, toolName: string): ToolErrorPayload {
-  if (isToolError(error)) return error.toJSON();
+/**
+ * Turns any thrown value into the error payload a client sees (no stack traces), in the language
+ * of `errors` when given.
+ */
+export function errorPayload(
+  error: unknown,
+  toolName: string,
+  errors?: ErrorMessages,
+): ToolErrorPayload {
+  const e = errors ? localizeError(error, errors, toolName) : error;
+  if (isToolError(e)) return e.toJSON();
   return {
-    error: `${toolName} failed unexpectedly; the server logged the details. Try again, or report it if it persists.`,
+    error:
+      (errors && localizedMessage('INTERNAL_ERROR', toolName, errors)) ??
+      `${toolName} failed unexpectedly; the server logged the details. Try again, or report it if it persists.`,
     code: 'INTERNAL_ERROR',
   };
 }
@@ -137,11 +153,15 @@ export async function invokeTool<T extends AnyToolDefinition>(
   context: Partial<ToolContext> = {},
 ): Promise<z.output<T['outputSchema']>> {
   const args = tool.inputSchema.parse(input ?? {});
-  const out = await tool.handler(args, {
-    signal: context.signal ?? new AbortController().signal,
-    progress: context.progress ?? (async () => {}),
-  });
-  return tool.outputSchema.parse(out);
+  try {
+    const out = await tool.handler(args, {
+      signal: context.signal ?? new AbortController().signal,
+      progress: context.progress ?? (async () => {}),
+    });
+    return tool.outputSchema.parse(out);
+  } catch (error) {
+    throw tool.errors ? localizeError(error, tool.errors, tool.name) : error;
+  }
 }
 
 /**
@@ -210,12 +230,12 @@ export function registerTools(
               new Error(`output of ${name} does not match its schema: ${parsed.error.message}`),
               name,
             );
-            return textResult(errorPayload(new Error('bad output'), name), true);
+            return textResult(errorPayload(new Error('bad output'), name, tool.errors), true);
           }
           return textResult(parsed.data, false);
         } catch (error) {
           if (!isToolError(error)) report(error, name);
-          return textResult(errorPayload(error, name), true);
+          return textResult(errorPayload(error, name, tool.errors), true);
         }
         // biome-ignore lint/suspicious/noExplicitAny: see above
       }) as any,
@@ -244,6 +264,11 @@ export interface AdaptOptions<
   mapOutput: (output: z.output<NO>, input: z.output<I>) => z.input<O>;
   /** Rewrites a native error before it is thrown (e.g. to rename fields in its message). */
   mapError?: (error: unknown) => unknown;
+  /**
+   * The language of the adapted tool's errors (see {@link ToolDefinition.errors}); its `names`
+   * map native parameter names onto this surface's.
+   */
+  errors?: ErrorMessages;
 }
 
 /**
@@ -264,13 +289,18 @@ export function adaptTool<
     inputSchema: options.inputSchema,
     outputSchema: options.outputSchema,
     annotations: options.annotations ?? native.annotations,
+    ...(options.errors ? { errors: options.errors } : {}),
     handler: async (input, context) => {
       try {
         const parsedInput = native.inputSchema.safeParse(options.mapInput(input));
         if (!parsedInput.success) {
+          const params = [
+            ...new Set(parsedInput.error.issues.map((i) => String(i.path[0] ?? '(input)'))),
+          ];
           throw new ToolError(
             'INVALID_INPUT',
             `invalid input for ${options.name}: ${describeZodError(parsedInput.error)}`,
+            { details: { params } },
           );
         }
         const nativeInput = parsedInput.data;

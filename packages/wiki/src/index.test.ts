@@ -9,6 +9,7 @@ describe('public API', () => {
         "DEFAULT_MAX_PAGE_BYTES",
         "LinkResolver",
         "WIKI_TOOL_NAMES",
+        "WRITE_BATCH_MAX_TEXT_CHARS",
         "displayText",
         "parseLinkBody",
         "wikiTools",

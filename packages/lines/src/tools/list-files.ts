@@ -36,6 +36,7 @@ export function listFilesTool(ctx: LinesContext) {
     workspace: z
       .string()
       .min(1)
+      .max(64)
       .describe(`Workspace id to list; one of: ${ids.join(', ')}.`),
     path: z
       .string()

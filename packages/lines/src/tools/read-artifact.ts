@@ -31,6 +31,7 @@ export function readArtifactTool(ctx: LinesContext) {
     workspace: z
       .string()
       .min(1)
+      .max(64)
       .describe(`Workspace id the path belongs to; one of: ${ids.join(', ')}.`),
     path: z
       .string()

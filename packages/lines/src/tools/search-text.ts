@@ -71,6 +71,7 @@ export function searchTextTool(ctx: LinesContext) {
     workspace: z
       .string()
       .min(1)
+      .max(64)
       .describe(`Workspace id to search; one of: ${ids.join(', ')}.`),
     query: z
       .string()

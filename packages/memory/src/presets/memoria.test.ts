@@ -1,160 +1,221 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { localizedMessage } from '@lectern/core';
 import { type ConnectedTools, connectTools } from '@lectern/core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { memoryTools } from '../factory.js';
 import { createMemory } from '../store.js';
-import { errorOf, type TempDir, tempDir } from '../test-helpers/fs.js';
+import { type TempDir, tempDir } from '../test-helpers/fs.js';
 import type { MemoryStore } from '../types.js';
-import { memoriaTools } from './memoria.js';
+import { MEMORIA_ERRORS, MEMORIA_NAMES } from './memoria-messages.js';
 
-let dir: TempDir;
-let store: MemoryStore;
-let conn: ConnectedTools;
+/** Words that only an English message would have. */
+const ENGLISH = /\b(the|is|not|file|must|path|does|exist|only|run|with)\b/;
+/** Native parameter names, as an English message quotes them. */
+const NATIVE_PARAM = /`(query|source|path_glob|limit|offset|raw|path|start_line|end_line|full)`/;
 
-beforeEach(async () => {
-  dir = tempDir();
-  dir.write(
-    'cocina/recetas.md',
-    '# Recetas\n\n## Café de olla\n\nSe hierve el agua con canela y piloncillo, después se agrega el café.\n',
-  );
-  dir.write(
-    'diario.txt',
-    `${Array.from({ length: 300 }, (_, i) => `línea ${i + 1}`).join('\n')}\n`,
-  );
-  store = createMemory({ sources: [{ id: 'notas', path: dir.path }] });
-  conn = await connectTools(memoriaTools(store));
-});
-afterEach(async () => {
-  await conn.close();
-  store.close();
-  dir.cleanup();
-});
-
-async function call(name: string, args: Record<string, unknown> = {}) {
-  return (await conn.client.callTool({ name, arguments: args })) as CallToolResult;
+/** Every error code in the TypeScript or JavaScript files of a folder (tests left out). */
+function codesIn(dir: string, ext: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const name = entry.name;
+    if (!entry.isFile() || !name.endsWith(ext) || name.includes('.test.')) continue;
+    const text = readFileSync(join(entry.parentPath, name), 'utf8');
+    for (const m of text.matchAll(/ToolError\(\s*'([A-Z][A-Z0-9_]+)'/g)) out.push(m[1]!);
+  }
+  return out;
 }
 
-describe('memoria preset', () => {
-  test('exposes the seed names and exactly the Spanish parameter names', async () => {
-    const { tools } = await conn.client.listTools();
-    const shape = Object.fromEntries(
-      tools.map((t) => [
-        t.name,
-        {
-          props: Object.keys(t.inputSchema.properties ?? {}).sort(),
-          required: t.inputSchema.required ?? [],
-        },
-      ]),
+describe('the memoria catalogue', () => {
+  test('has a Spanish message for every code memoria tools can raise', () => {
+    const coreDist = join(
+      dirname(createRequire(import.meta.url).resolve('@lectern/core/package.json')),
+      'dist',
     );
-    expect(shape).toEqual({
-      buscar_memoria: {
-        props: ['consulta', 'desplazamiento', 'fuente', 'limite', 'patron_ruta', 'sintaxis_fts'],
-        required: ['consulta'],
-      },
-      leer_fragmento: { props: ['archivo', 'desde', 'hasta'], required: ['archivo'] },
-      listar_fuentes: { props: [], required: [] },
-      reindexar: { props: ['completo'], required: [] },
-    });
-    for (const t of tools) {
-      // Written in Spanish, naming Spanish siblings only.
-      expect(t.description).toMatch(/ (el|la|los|las|de|que) /);
-      expect(t.description).not.toMatch(/memory_(search|read_fragment|list_sources|reindex)/);
-      for (const [name, prop] of Object.entries(t.inputSchema.properties ?? {})) {
-        const d = (prop as { description?: string }).description ?? '';
-        expect(d, `${t.name}.${name}`).toMatch(/ (el|la|los|las|de|que|por) /);
+    const codes = new Set([
+      ...codesIn(join(import.meta.dirname, '..'), '.ts'),
+      ...codesIn(coreDist, '.js'),
+      'INVALID_INPUT',
+      'INTERNAL_ERROR',
+    ]);
+    expect(codes.size).toBeGreaterThan(30);
+    const missing = [...codes].filter((c) => !(c in MEMORIA_ERRORS.messages)).sort();
+    expect(missing).toEqual([]);
+    for (const code of codes) {
+      for (const details of [
+        {},
+        { param: 'path', value: 'x', path: 'notas/x.md', max_lines: 200 },
+      ]) {
+        const text = localizedMessage(code, 'leer_fragmento', MEMORIA_ERRORS, details, ['a']);
+        expect(text, code).toBeTruthy();
+        expect(text, `${code}: ${text}`).not.toMatch(ENGLISH);
+        expect(text, `${code}: ${text}`).not.toMatch(NATIVE_PARAM);
       }
     }
-    const leer = tools.find((t) => t.name === 'leer_fragmento')!;
-    expect(leer.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    const reindexar = tools.find((t) => t.name === 'reindexar')!;
-    expect(reindexar.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
   });
 
-  test('memoryTools with locale es is the same set', () => {
-    expect(memoryTools(store, { locale: 'es' }).map((t) => t.name)).toEqual([
-      'buscar_memoria',
-      'leer_fragmento',
-      'listar_fuentes',
-      'reindexar',
-    ]);
+  test('names every native parameter and tool in Spanish', () => {
+    expect(Object.keys(MEMORIA_NAMES).sort()).toEqual(
+      [
+        'end_line',
+        'full',
+        'limit',
+        'memory_list_sources',
+        'memory_read_fragment',
+        'memory_reindex',
+        'memory_search',
+        'offset',
+        'path',
+        'path_glob',
+        'query',
+        'raw',
+        'source',
+        'start_line',
+      ].sort(),
+    );
+  });
+});
+
+describe('memoria tools answer errors in Spanish, with the native codes', () => {
+  let dir: TempDir;
+  let store: MemoryStore;
+  let es: ConnectedTools;
+  let en: ConnectedTools;
+  beforeEach(async () => {
+    dir = tempDir();
+    dir.write(
+      'proyectos/alfa.md',
+      `# Alfa\n\n${'Una línea sobre copias de seguridad.\n'.repeat(300)}`,
+    );
+    dir.write('borrar.md', '# Borrar\n\nse borra después de indexar\n');
+    dir.write('binario.md', 'texto\u0000binario\n');
+    store = createMemory({ sources: [{ id: 'notas', path: dir.path }] });
+    es = await connectTools(memoryTools(store, { locale: 'es' }));
+    en = await connectTools(memoryTools(store));
+  });
+  afterEach(async () => {
+    await es.close();
+    await en.close();
+    store.close();
+    dir.cleanup();
   });
 
-  test('buscar_memoria and leer_fragmento work end to end with native behaviour', async () => {
-    const found = await call('buscar_memoria', { consulta: 'cafe canela', limite: 5 });
-    expect(found.isError).toBeFalsy();
-    const sc = found.structuredContent as {
-      match: string;
-      results: Array<{ path: string; start_line: number; end_line: number; heading_path: string }>;
-    };
-    expect(sc.match).toBe('all');
-    expect(sc.results[0]).toMatchObject({
-      path: 'notas/cocina/recetas.md',
-      heading_path: 'Recetas > Café de olla',
-    });
-    const c = sc.results[0]!;
-    const read = await call('leer_fragmento', {
-      archivo: c.path,
-      desde: c.start_line,
-      hasta: c.end_line,
-    });
-    expect(read.isError).toBeFalsy();
-    expect((read.structuredContent as { content: string }).content).toContain('piloncillo');
+  const errorOf = (r: CallToolResult) => {
+    expect(r.isError).toBe(true);
+    const text = (r.content as Array<{ text?: string }>)[0]?.text ?? '';
+    try {
+      return JSON.parse(text) as { error: string; code: string; suggestions?: string[] };
+    } catch {
+      return { error: text, code: '(schema)' };
+    }
+  };
+  const pair = async (
+    spanish: [string, Record<string, unknown>],
+    english: [string, Record<string, unknown>],
+  ) => {
+    const a = errorOf(
+      (await es.client.callTool({ name: spanish[0], arguments: spanish[1] })) as CallToolResult,
+    );
+    const b = errorOf(
+      (await en.client.callTool({ name: english[0], arguments: english[1] })) as CallToolResult,
+    );
+    return { es: a, en: b };
+  };
 
-    // hasta is the last line, inclusive; the default window is 200 lines.
-    const window = (
-      await call('leer_fragmento', { archivo: 'notas/diario.txt', desde: 10, hasta: 12 })
-    ).structuredContent as { content: string; end_line: number };
-    expect(window.content).toBe('10\tlínea 10\n11\tlínea 11\n12\tlínea 12');
-    const first = (await call('leer_fragmento', { archivo: 'notas/diario.txt' }))
-      .structuredContent as {
-      end_line: number;
-      next_start_line: number;
-    };
-    expect(first).toMatchObject({ end_line: 200, next_start_line: 201 });
-
-    const filtered = await call('buscar_memoria', {
-      consulta: 'línea',
-      fuente: 'notas',
-      patron_ruta: '*.txt',
-      desplazamiento: 0,
-    });
-    const hits = (filtered.structuredContent as { results: Array<{ path: string }> }).results;
-    expect(hits.length).toBeGreaterThan(0);
-    expect(new Set(hits.map((h) => h.path))).toEqual(new Set(['notas/diario.txt']));
-    const raw = await call('buscar_memoria', { consulta: 'canela OR nada', sintaxis_fts: true });
-    expect((raw.structuredContent as { match: string }).match).toBe('raw');
+  test.each([
+    [
+      'UNKNOWN_SOURCE',
+      ['buscar_memoria', { consulta: 'copias', fuente: 'otra' }],
+      ['memory_search', { query: 'copias', source: 'otra' }],
+    ],
+    ['EMPTY_QUERY', ['buscar_memoria', { consulta: '!!!' }], ['memory_search', { query: '!!!' }]],
+    [
+      'INVALID_QUERY',
+      ['buscar_memoria', { consulta: 'a AND (', sintaxis_fts: true }],
+      ['memory_search', { query: 'a AND (', raw: true }],
+    ],
+    [
+      'INVALID_GLOB',
+      ['buscar_memoria', { consulta: 'copias', patron_ruta: '   ' }],
+      ['memory_search', { query: 'copias', path_glob: '   ' }],
+    ],
+    [
+      'RANGE_TOO_LARGE',
+      ['leer_fragmento', { archivo: 'notas/proyectos/alfa.md', desde: 1, hasta: 500 }],
+      ['memory_read_fragment', { path: 'notas/proyectos/alfa.md', start_line: 1, end_line: 500 }],
+    ],
+    [
+      'INVALID_RANGE',
+      ['leer_fragmento', { archivo: 'notas/proyectos/alfa.md', desde: 9, hasta: 3 }],
+      ['memory_read_fragment', { path: 'notas/proyectos/alfa.md', start_line: 9, end_line: 3 }],
+    ],
+    [
+      'LINE_OUT_OF_RANGE',
+      ['leer_fragmento', { archivo: 'notas/proyectos/alfa.md', desde: 9999 }],
+      ['memory_read_fragment', { path: 'notas/proyectos/alfa.md', start_line: 9999 }],
+    ],
+    [
+      'NOT_INDEXED',
+      ['leer_fragmento', { archivo: 'notas/proyectos/beta.md' }],
+      ['memory_read_fragment', { path: 'notas/proyectos/beta.md' }],
+    ],
+    [
+      'UNKNOWN_SOURCE',
+      ['leer_fragmento', { archivo: 'otra/alfa.md' }],
+      ['memory_read_fragment', { path: 'otra/alfa.md' }],
+    ],
+    [
+      'INVALID_PATH',
+      ['leer_fragmento', { archivo: 'notas' }],
+      ['memory_read_fragment', { path: 'notas' }],
+    ],
+    [
+      'PATH_ESCAPES_ROOT',
+      ['leer_fragmento', { archivo: 'notas/../../etc/passwd' }],
+      ['memory_read_fragment', { path: 'notas/../../etc/passwd' }],
+    ],
+  ] as const)('%s', async (code, spanish, english) => {
+    const r = await pair(
+      spanish as unknown as [string, Record<string, unknown>],
+      english as unknown as [string, Record<string, unknown>],
+    );
+    expect(r.en.code).toBe(code);
+    expect(r.es.code).toBe(code);
+    expect(r.es.suggestions).toEqual(r.en.suggestions);
+    expect(r.es.error).not.toMatch(ENGLISH);
+    expect(r.es.error).not.toMatch(NATIVE_PARAM);
+    expect(r.es.error).not.toBe(r.en.error);
   });
 
-  test('errors name the Spanish parameters and tools', async () => {
-    const big = await call('leer_fragmento', { archivo: 'notas/diario.txt', desde: 1, hasta: 250 });
-    expect(big.isError).toBe(true);
-    const payload = errorOf(big);
-    expect(payload.code).toBe('RANGE_TOO_LARGE');
-    expect(payload.error).toContain('`desde`');
-    expect(payload.error).toContain('`hasta`');
-    expect(payload.error).not.toMatch(/start_line|end_line/);
-
-    const missing = await call('leer_fragmento', { archivo: 'notas/nada.md' });
-    expect(errorOf(missing).error).toMatch(/buscar_memoria/);
-    expect(errorOf(missing).error).toMatch(/reindexar/);
-
-    const empty = await call('buscar_memoria', { consulta: '()' });
-    expect(errorOf(empty)).toMatchObject({ code: 'EMPTY_QUERY' });
-    expect(errorOf(empty).error).toContain('`consulta`');
-
-    const badLimit = await call('buscar_memoria', { consulta: 'café', limite: 0 });
-    expect(badLimit.isError).toBe(true);
+  test('FILE_DELETED, and the reasons reindexar gives for files it could not index', async () => {
+    const indexed = (await es.client.callTool({
+      name: 'reindexar',
+      arguments: {},
+    })) as CallToolResult;
+    const out = indexed.structuredContent as { errors: Array<{ code: string; message: string }> };
+    const binary = out.errors.find((e) => e.code === 'BINARY_CONTENT');
+    expect(binary?.message).toMatch(/binario/);
+    expect(binary?.message).not.toMatch(ENGLISH);
+    rmSync(join(dir.path, 'borrar.md'));
+    const r = await pair(
+      ['leer_fragmento', { archivo: 'notas/borrar.md' }],
+      ['memory_read_fragment', { path: 'notas/borrar.md' }],
+    );
+    expect(r.es.code).toBe('FILE_DELETED');
+    expect(r.es.error).toContain('reindexar');
+    expect(r.es.error).not.toMatch(ENGLISH);
   });
 
-  test('listar_fuentes and reindexar', async () => {
-    const before = (await call('listar_fuentes')).structuredContent as {
-      built: boolean;
-      sources: Array<{ id: string; pending: { new: number } }>;
-    };
-    expect(before).toMatchObject({ built: false, sources: [{ id: 'notas', pending: { new: 2 } }] });
-    const r = await call('reindexar', { completo: true });
-    expect(r.structuredContent).toMatchObject({ full: true, added: 2, files: 2 });
-    const again = await call('reindexar');
-    expect(again.structuredContent).toMatchObject({ full: false, unchanged: 2 });
+  test('schema checks of the Spanish parameters speak Spanish', async () => {
+    const r = errorOf(
+      (await es.client.callTool({
+        name: 'leer_fragmento',
+        arguments: { archivo: 'notas/proyectos/alfa.md', desde: 0 },
+      })) as CallToolResult,
+    );
+    expect(r.error).toContain('desde');
+    expect(r.error).toMatch(/Demasiado pequeño/);
   });
 });

@@ -1,4 +1,4 @@
-import { type AnyToolDefinition, adaptTool, isToolError, ToolError } from '@lectern/core';
+import { type AnyToolDefinition, adaptTool, localizedMessage } from '@lectern/core';
 import { z } from 'zod';
 import {
   fragmentOutputSchema,
@@ -18,36 +18,10 @@ import { memoryReadFragmentTool } from '../tools/read-fragment.js';
 import { memoryReindexTool } from '../tools/reindex.js';
 import { memorySearchTool } from '../tools/search.js';
 import type { MemoryStore } from '../types.js';
+import { MEMORIA_ERRORS } from './memoria-messages.js';
 
-/** Native parameter and tool names, as they appear in messages, and their Spanish spelling. */
-const SPANISH_NAMES: ReadonlyArray<readonly [string, string]> = [
-  ['`query`', '`consulta`'],
-  ['`source`', '`fuente`'],
-  ['`path_glob`', '`patron_ruta`'],
-  ['`limit`', '`limite`'],
-  ['`offset`', '`desplazamiento`'],
-  ['`raw`', '`sintaxis_fts`'],
-  ['`path`', '`archivo`'],
-  ['`start_line`', '`desde`'],
-  ['`end_line`', '`hasta`'],
-  ['memory_search', 'buscar_memoria'],
-  ['memory_read_fragment', 'leer_fragmento'],
-  ['memory_list_sources', 'listar_fuentes'],
-  ['memory_reindex', 'reindexar'],
-];
-
-/** Rewrites native parameter and tool names in an error message to the Spanish ones. */
-function toSpanish(error: unknown): unknown {
-  if (!isToolError(error)) return error;
-  let message = error.message;
-  for (const [from, to] of SPANISH_NAMES) message = message.split(from).join(to);
-  if (message === error.message) return error;
-  return new ToolError(error.code, message, {
-    suggestions: error.suggestions,
-    details: error.details ? { ...error.details } : undefined,
-    cause: error,
-  });
-}
+/** Spanish messages for the schema checks of the preset's own parameters. */
+const es = z.locales.es().localeError;
 
 const READ_ONLY = {
   readOnlyHint: true,
@@ -75,27 +49,28 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     ].join(' '),
     inputSchema: z.object({
       consulta: z
-        .string()
+        .string({ error: es })
         .min(1)
         .max(MAX_QUERY_CHARS)
         .describe(
           `Palabras a buscar, de 1 a ${MAX_QUERY_CHARS} caracteres (hasta 32 términos). Ignora mayúsculas y acentos. Entre comillas dobles forman una frase exacta; con * al final buscan por prefijo (despl* encuentra despliegue). El resto de signos y las palabras AND, OR, NOT, NEAR son texto normal salvo con sintaxis_fts.`,
         ),
       fuente: z
-        .string()
+        .string({ error: es })
+        .max(64)
         .optional()
         .describe(
           'Limita la búsqueda a esta fuente, con el id que muestra listar_fuentes. Por defecto busca en todas.',
         ),
       patron_ruta: z
-        .string()
+        .string({ error: es })
         .max(500)
         .optional()
         .describe(
           'Limita la búsqueda a archivos cuya ruta cumple este glob, p. ej. "proyectos/**" o "**/2024-*.md"; se compara con la ruta dentro de la fuente y con "<fuente>/<ruta>". Por defecto, todos los archivos.',
         ),
       limite: z
-        .number()
+        .number({ error: es })
         .int()
         .min(1)
         .max(MAX_SEARCH_LIMIT)
@@ -104,7 +79,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
           `Cantidad de citas por página, de 1 a ${MAX_SEARCH_LIMIT}. Por defecto ${DEFAULT_SEARCH_LIMIT}.`,
         ),
       desplazamiento: z
-        .number()
+        .number({ error: es })
         .int()
         .min(0)
         .max(MAX_SEARCH_OFFSET)
@@ -113,7 +88,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
           `Citas que se saltan, de 0 a ${MAX_SEARCH_OFFSET}. Por defecto 0; para la página siguiente usa el next_offset de la respuesta anterior.`,
         ),
       sintaxis_fts: z
-        .boolean()
+        .boolean({ error: es })
         .optional()
         .describe(
           'true envía la consulta a SQLite FTS5 sin escapar (AND/OR/NOT, NEAR(...), filtros heading_path: o body:); una expresión inválida falla con INVALID_QUERY. Por defecto false.',
@@ -130,7 +105,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
       raw: i.sintaxis_fts,
     }),
     mapOutput: (o) => o,
-    mapError: toSpanish,
+    errors: MEMORIA_ERRORS,
   });
 
   const leer = adaptTool(memoryReadFragmentTool(store), {
@@ -145,14 +120,14 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     ].join(' '),
     inputSchema: z.object({
       archivo: z
-        .string()
+        .string({ error: es })
         .min(1)
         .max(4096)
         .describe(
           'Archivo a leer en la forma "<fuente>/<ruta>", copiado de una cita de buscar_memoria (p. ej. "notas/proyectos/alfa.md"). Se rechazan las rutas que no están en el índice.',
         ),
       desde: z
-        .number()
+        .number({ error: es })
         .int()
         .min(1)
         .optional()
@@ -160,7 +135,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
           `Número de la primera línea que se devuelve, contando desde 1. Por defecto 1, o hasta - ${MAX_FRAGMENT_LINES - 1} si solo se indica hasta. Normalmente el start_line de la cita (o algo antes, para tener contexto).`,
         ),
       hasta: z
-        .number()
+        .number({ error: es })
         .int()
         .min(1)
         .optional()
@@ -172,7 +147,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     annotations: READ_ONLY,
     mapInput: (i) => ({ path: i.archivo, start_line: i.desde, end_line: i.hasta }),
     mapOutput: (o) => o,
-    mapError: toSpanish,
+    errors: MEMORIA_ERRORS,
   });
 
   const listar = adaptTool(memoryListSourcesTool(store), {
@@ -189,7 +164,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     annotations: READ_ONLY,
     mapInput: () => ({}),
     mapOutput: (o) => o,
-    mapError: toSpanish,
+    errors: MEMORIA_ERRORS,
   });
 
   const reindexar = adaptTool(memoryReindexTool(store), {
@@ -200,11 +175,11 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
       'Úsala después de editar notas o cuando listar_fuentes muestre cambios pendientes; no hace falta antes de la primera búsqueda, porque buscar_memoria construye el índice si no existe. buscar_memoria sigue respondiendo con el índice anterior hasta que termina, porque todos los cambios se confirman en una sola transacción.',
       'completo (por defecto false) descarta el índice y relee todo: actívalo solo si los resultados parecen incorrectos.',
       'Los archivos que no se pueden indexar (UTF-8 inválido, binarios, más grandes que el límite) quedan fuera y aparecen en errors, sin que falle la llamada.',
-      'Envía notificaciones de progreso si el cliente las pide; falla con INDEX_BUSY si otro proceso ocupa el índice más de un minuto. Solo escribe la base del índice, nunca las notas.',
+      'Envía notificaciones de progreso si el cliente las pide; falla con INDEX_BUSY si otro proceso ocupa el índice más de un minuto. Solo escribe la base del índice, nunca las notas. Los errores y sus mensajes vienen en español, con códigos en inglés.',
     ].join(' '),
     inputSchema: z.object({
       completo: z
-        .boolean()
+        .boolean({ error: es })
         .optional()
         .describe(
           'true descarta el índice y relee todos los archivos; por defecto false, que solo lee los archivos cuyo tamaño o fecha de modificación cambió.',
@@ -212,8 +187,16 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     }),
     outputSchema: reindexOutputSchema('es'),
     mapInput: (i) => ({ full: i.completo }),
-    mapOutput: (o) => o,
-    mapError: toSpanish,
+    // Files the reindex could not index carry a code: their reasons are given in Spanish too.
+    mapOutput: (o) => ({
+      ...o,
+      errors: o.errors.map((e) => ({
+        ...e,
+        message:
+          localizedMessage(e.code, 'reindexar', MEMORIA_ERRORS, { path: e.path }) ?? e.message,
+      })),
+    }),
+    errors: MEMORIA_ERRORS,
   });
 
   return [buscar, leer, listar, reindexar];

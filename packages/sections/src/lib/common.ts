@@ -1,6 +1,6 @@
 import { suggest, type ToolAnnotations, ToolError } from '@lectern/core';
 import { z } from 'zod';
-import type { DocsIndex, IndexedDoc } from './docs-index.js';
+import { DEFAULT_MAX_DOC_BYTES, type DocsIndex, type IndexedDoc } from './docs-index.js';
 import { type DocModel, rootExtract, type Section, sectionExtract } from './document.js';
 
 /** All section tools only read local files: read-only, idempotent, closed-world. */
@@ -125,11 +125,22 @@ export function contentOf(doc: IndexedDoc, section: Section | null, withSubsecti
     : rootExtract(doc.model, withSubsections);
 }
 
+/** Longest path, doc_id, anchor, heading or scope a tool accepts, in characters. */
+export const MAX_NAME_CHARS = 4096;
+/** Longest search query a tool accepts, in characters. */
+export const MAX_QUERY_CHARS = 1000;
+/**
+ * Longest inline Markdown `text` a tool accepts, in characters: the default file size limit
+ * (a character is at least one byte of UTF-8, so no text within the byte limit is refused here).
+ */
+export const MAX_TEXT_CHARS = DEFAULT_MAX_DOC_BYTES;
+
 /** Input fields naming one document: a doc_id, a file path in a root, or inline text. */
 export const sourceFields = {
   doc_id: z
     .string()
     .min(1)
+    .max(MAX_NAME_CHARS)
     .optional()
     .describe(
       "Document id as listed by docs_outline or returned in search results: the path inside the root without its extension, e.g. 'guide/install' (prefixed with the root id when several roots are served). Give at most one of doc_id, path and text.",
@@ -137,12 +148,14 @@ export const sourceFields = {
   path: z
     .string()
     .min(1)
+    .max(MAX_NAME_CHARS)
     .optional()
     .describe(
       "Path of a text file inside a documentation root, relative to it (e.g. 'guide/install.md'; with several roots start with the root id) or absolute under a root. Any extension is read as Markdown; files over the size limit (default 10 MB) are refused.",
     ),
   text: z
     .string()
+    .max(MAX_TEXT_CHARS)
     .optional()
     .describe(
       'Markdown to use instead of a file, up to the size limit (default 10 MB of UTF-8). Anchors of inline text are bare slugs without a doc_id.',

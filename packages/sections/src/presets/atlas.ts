@@ -1,5 +1,6 @@
 import { type AnyToolDefinition, adaptTool } from '@lectern/core';
 import { z } from 'zod';
+import { MAX_NAME_CHARS, MAX_QUERY_CHARS } from '../lib/common.js';
 import { DocsIndex, type SectionsOptions } from '../lib/docs-index.js';
 import { outlineTool } from '../tools/outline.js';
 import { readTool } from '../tools/read.js';
@@ -32,7 +33,7 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
       'An anchor that does not exist yields an error whose suggestions hold the nearest valid anchors (that page’s own anchors when only the part after # is wrong).',
     ].join('\n'),
     inputSchema: z.object({
-      anchor: z.string().min(1).describe(anchorText),
+      anchor: z.string().min(1).max(MAX_NAME_CHARS).describe(anchorText),
       offset: z
         .number()
         .int()
@@ -91,6 +92,7 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
       query: z
         .string()
         .min(1)
+        .max(MAX_QUERY_CHARS)
         .describe("Topic to locate, as words or a question, e.g. 'rotate API tokens'."),
       limit: z
         .number()
@@ -138,7 +140,11 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
       'query is free text; punctuation is ignored. Results are paged: limit (default 10, up to 50) per call, then offset = next_offset for more. A query with no letters or digits is refused with EMPTY_QUERY.',
     ].join('\n'),
     inputSchema: z.object({
-      query: z.string().min(1).describe("Words or phrase to find, e.g. 'cache timeout'."),
+      query: z
+        .string()
+        .min(1)
+        .max(MAX_QUERY_CHARS)
+        .describe("Words or phrase to find, e.g. 'cache timeout'."),
       limit: z
         .number()
         .int()
@@ -198,6 +204,7 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
       doc_id: z
         .string()
         .min(1)
+        .max(MAX_NAME_CHARS)
         .optional()
         .describe(
           "Page to outline, by doc_id (its path without extension, e.g. 'guide/install'). Leave out for all pages.",

@@ -1,5 +1,6 @@
 import { type AnyToolDefinition, adaptTool, ToolError } from '@lectern/core';
 import { z } from 'zod';
+import { MAX_NAME_CHARS, MAX_TEXT_CHARS } from '../lib/common.js';
 import { DocsIndex, type SectionsOptions } from '../lib/docs-index.js';
 import { chunkTool } from '../tools/chunk.js';
 import { getSectionTool } from '../tools/get-section.js';
@@ -8,12 +9,14 @@ import { outlineTool } from '../tools/outline.js';
 const pathField = z
   .string()
   .min(1)
+  .max(MAX_NAME_CHARS)
   .optional()
   .describe(
     'Markdown or plain-text file inside the configured documentation root: relative to it, or absolute under it (UTF-8, at most 10 MB). Omit when sending text.',
   );
 const textField = z
   .string()
+  .max(MAX_TEXT_CHARS)
   .optional()
   .describe('Raw Markdown to work on in place of a file (at most 10 MB). Omit when sending path.');
 
@@ -52,6 +55,7 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       anchor: z
         .string()
         .min(1)
+        .max(MAX_NAME_CHARS)
         .optional()
         .describe(
           "Anchor slug as listed by outline_markdown, e.g. 'install', or 'install-1' for a repeated 'Install' heading. Takes precedence over heading.",
@@ -59,6 +63,7 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       heading: z
         .string()
         .min(1)
+        .max(MAX_NAME_CHARS)
         .optional()
         .describe(
           "Title of the heading to look up, e.g. 'Install'; letter case is ignored. Omit when sending anchor.",

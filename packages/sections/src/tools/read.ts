@@ -2,6 +2,7 @@ import { defineTool, paginateChars } from '@lectern/core';
 import { z } from 'zod';
 import {
   contentOf,
+  MAX_NAME_CHARS,
   READ_ONLY,
   resolveAnchor,
   sectionRef,
@@ -24,6 +25,7 @@ export function readTool(index: DocsIndex) {
       anchor: z
         .string()
         .min(1)
+        .max(MAX_NAME_CHARS)
         .describe(
           "Section anchor '<doc_id>#<slug>' (e.g. 'guide/install#linux'), or a bare doc_id for the whole document, as returned by docs_outline, docs_search or docs_where.",
         ),

@@ -1,6 +1,12 @@
 import { defineTool, ToolError } from '@lectern/core';
 import { z } from 'zod';
-import { READ_ONLY, sectionRef, sectionRefSchema } from '../lib/common.js';
+import {
+  MAX_NAME_CHARS,
+  MAX_QUERY_CHARS,
+  READ_ONLY,
+  sectionRef,
+  sectionRefSchema,
+} from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { rank, scopedDocs } from '../lib/scope.js';
 import { scoreAll, snippet, tokenize } from '../lib/search.js';
@@ -20,6 +26,7 @@ export function searchTool(index: DocsIndex) {
       query: z
         .string()
         .min(1)
+        .max(MAX_QUERY_CHARS)
         .describe(
           "Words or a phrase to look for, e.g. 'retry timeout'. Punctuation is ignored; must contain at least one letter or digit.",
         ),
@@ -41,6 +48,7 @@ export function searchTool(index: DocsIndex) {
       scope: z
         .string()
         .min(1)
+        .max(MAX_NAME_CHARS)
         .optional()
         .describe(
           "Only search documents whose doc_id starts with this text, e.g. 'guide/' for a folder or a full doc_id for one page. Default: everything.",

@@ -2,6 +2,7 @@ import { defineTool, ToolError } from '@lectern/core';
 import { z } from 'zod';
 import {
   loadSource,
+  MAX_QUERY_CHARS,
   READ_ONLY,
   sectionRef,
   sectionRefSchema,
@@ -27,6 +28,7 @@ export function whereTool(index: DocsIndex) {
       query: z
         .string()
         .min(1)
+        .max(MAX_QUERY_CHARS)
         .optional()
         .describe(
           "Topic to locate: a term, phrase or question such as 'configure the cache'. Leave out when giving line.",

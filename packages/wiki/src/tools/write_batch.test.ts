@@ -11,6 +11,7 @@ import { sha256 } from '@lectern/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WikiOptions } from '../lib/wiki.js';
 import { connectWiki, exampleCopy, removeDir, tempDir, writeFiles } from '../test-helpers/wiki.js';
+import { WRITE_BATCH_MAX_TEXT_CHARS } from './write_batch.js';
 
 let dir: string;
 let wiki: Awaited<ReturnType<typeof connectWiki>>;
@@ -422,6 +423,40 @@ describe('write_batch: limits and refusals', () => {
     expect(res.data.details.failures[0].code).toBe(code);
     expect(snapshot()).toEqual(before);
   });
+
+  it('refuses a batch whose texts together exceed the 8,000,000-character budget, writing nothing', async () => {
+    const before = snapshot();
+    const half = 'x'.repeat(WRITE_BATCH_MAX_TEXT_CHARS / 2);
+    const res = await batch({
+      operations: [
+        { op: 'put', path: 'wiki/a.md', content: half },
+        { op: 'put', path: 'wiki/b.md', content: `${half}y` },
+      ],
+    });
+    expect(res.isError).toBe(true);
+    expect(res.data.error).toContain('8000000');
+    expect(res.data.error).toContain('operations');
+    expect(snapshot()).toEqual(before);
+    // a single field over the budget is refused by its own bound
+    const one = await batch({
+      operations: [{ op: 'put', path: 'wiki/a.md', content: `${half}${half}z` }],
+    });
+    expect(one.isError).toBe(true);
+    expect(snapshot()).toEqual(before);
+  });
+
+  it('accepts a batch at the budget past the schema: replace texts count too', async () => {
+    const res = await batch({
+      dry_run: true,
+      operations: [
+        { op: 'put', path: 'wiki/a.md', content: 'a'.repeat(WRITE_BATCH_MAX_TEXT_CHARS - 2) },
+        { op: 'replace', path: 'wiki/index.md', old_text: 'a', new_text: 'b' },
+      ],
+    });
+    // The schema let it through: the handler judged each operation (the page limit is 1 MiB).
+    expect(res.data.code).toBe('BATCH_REJECTED');
+    expect(res.data.details.failures[0].code).toBe('PAGE_TOO_LARGE');
+  }, 120_000);
 
   it('never writes through a symbolic link', async () => {
     const outside = tempDir();

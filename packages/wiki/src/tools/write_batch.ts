@@ -8,7 +8,17 @@ const DESCRIPTION = `Edit pages of one wiki in a single all-or-nothing batch. It
 operations run in order, each on the result of the ones before: put creates or overwrites a page, append adds to its end, replace swaps exact text (expected_occurrences times), delete removes it, move renames it and rewrites every link to it (aliases and #heading parts kept).
 Use it after read_page with raw=true gave you each page's exact text (to copy into old_text) and version: every operation on an existing page needs that expected_version; omit it only to create a page.
 Any invalid operation or stale version writes nothing: the BATCH_REJECTED error lists each failure by 0-based index with its reason and the page's current version. dry_run=true (default false) previews unified diffs and resulting versions; the optional log note becomes a dated log.md entry written in the same batch.
+content, old_text and new_text of all operations together hold at most 8,000,000 characters; build bigger changes over several batches.
 Success returns new versions and the wikilinks now leading nowhere. Hidden folders, symbolic links, non-page files, oversized pages and paths outside the wiki are refused; writes are atomic, crash-safe and locked per wiki across processes.`;
+
+/**
+ * Most characters that `content`, `old_text` and `new_text` of one batch may hold together, so
+ * that any batch the schema accepts fits in one MCP message however it is escaped.
+ */
+export const WRITE_BATCH_MAX_TEXT_CHARS = 8_000_000;
+
+/** A page text field, bounded by the whole batch's budget. */
+const text = () => z.string().max(WRITE_BATCH_MAX_TEXT_CHARS);
 
 const path = z
   .string()
@@ -26,7 +36,7 @@ const operation = z.discriminatedUnion('op', [
     .object({
       op: z.literal('put').describe('Create the page, or overwrite all of it.'),
       path,
-      content: z.string().describe('The complete new text of the page.'),
+      content: text().describe('The complete new text of the page.'),
       expected_version: expected,
     })
     .describe('put: create a page or replace its whole text.'),
@@ -36,8 +46,7 @@ const operation = z.discriminatedUnion('op', [
         .literal('append')
         .describe('Add text at the end of the page (creates it when missing).'),
       path,
-      content: z
-        .string()
+      content: text()
         .min(1)
         .describe(
           'Text to add; a line break is inserted first when the page does not end with one.',
@@ -49,11 +58,10 @@ const operation = z.discriminatedUnion('op', [
     .object({
       op: z.literal('replace').describe('Replace exact text inside an existing page.'),
       path,
-      old_text: z
-        .string()
+      old_text: text()
         .min(1)
         .describe('Text to find, exactly as stored (read with raw=true), line breaks included.'),
-      new_text: z.string().describe('Replacement text; may be empty to delete old_text.'),
+      new_text: text().describe('Replacement text; may be empty to delete old_text.'),
       expected_occurrences: z
         .number()
         .int()
@@ -101,8 +109,21 @@ export function writeBatchTool(runtime: WikiRuntime) {
         .array(operation)
         .min(1)
         .max(100)
+        .superRefine((ops, ctx) => {
+          let total = 0;
+          for (const op of ops) {
+            if ('content' in op) total += op.content.length;
+            if ('old_text' in op) total += op.old_text.length + op.new_text.length;
+          }
+          if (total > WRITE_BATCH_MAX_TEXT_CHARS) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `content, old_text and new_text together hold ${total} characters; a batch takes at most ${WRITE_BATCH_MAX_TEXT_CHARS}, so split it into several batches`,
+            });
+          }
+        })
         .describe(
-          '1 to 100 operations, applied in order to the result of the ones before; later operations on a page already touched in this batch may omit expected_version.',
+          '1 to 100 operations, applied in order to the result of the ones before; later operations on a page already touched in this batch may omit expected_version. Their content, old_text and new_text together hold at most 8,000,000 characters.',
         ),
       log: z
         .string()

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+
+describe('public API', () => {
+  it('exports exactly these names', async () => {
+    const api = await import('./index.js');
+    expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+      [
+        "ConfigError",
+        "ConfigSchema",
+        "DEFAULT_MAX_SESSIONS",
+        "DEFAULT_SESSION_IDLE_MS",
+        "HttpStartError",
+        "LOG_LEVELS",
+        "LineTransport",
+        "MAX_MESSAGE_BYTES",
+        "PACKAGES",
+        "PRESET_NAMES",
+        "VERSION",
+        "compose",
+        "configFromFlags",
+        "configJsonSchema",
+        "createLogger",
+        "createMcpServer",
+        "defaultConfig",
+        "examplesDir",
+        "isLoopback",
+        "loadConfigFile",
+        "main",
+        "parseConfig",
+        "presetConfig",
+        "startHttp",
+      ]
+    `);
+  });
+});
