@@ -2,7 +2,6 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { connectTools } from '@lectern/core/testing';
 import { runLintCli } from '@lectern/lint';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
@@ -22,6 +21,7 @@ import {
   type PresetName,
 } from './config.js';
 import { type HttpHandle, startHttp } from './http.js';
+import { listServedTools } from './list-tools.js';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
 import { createMcpServer } from './server.js';
 import { VERSION } from './version.js';
@@ -139,15 +139,6 @@ export function resolveConfig(values: Values, cwd = process.cwd()): Config {
   return defaultConfig();
 }
 
-async function listedTools(composition: Composition) {
-  const c = await connectTools(composition.tools, composition.registerOptions);
-  try {
-    return (await c.client.listTools()).tools;
-  } finally {
-    await c.close();
-  }
-}
-
 function flag(
   a:
     | {
@@ -170,7 +161,7 @@ function flag(
 }
 
 async function cmdTools(composition: Composition, values: Values, io: Io): Promise<number> {
-  const tools = await listedTools(composition);
+  const tools = await listServedTools(composition);
   if (values.json) {
     io.stdout(`${JSON.stringify({ tools }, null, 2)}\n`);
     return 0;
@@ -252,7 +243,7 @@ async function cmdLintFamily(
   const dir = mkdtempSync(join(tmpdir(), 'lectern-self-'));
   try {
     const file = join(dir, 'tools.json');
-    writeFileSync(file, JSON.stringify({ tools: await listedTools(composition) }));
+    writeFileSync(file, JSON.stringify({ tools: await listServedTools(composition) }));
     return await runLintCli([command, file, ...passthrough], lintIo(io));
   } finally {
     composition.close();
