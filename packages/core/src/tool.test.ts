@@ -197,7 +197,7 @@ describe('name resolution', () => {
   it('registers nothing when a name collides with a tool that other code put on the server', () => {
     const server = new McpServer({ name: 't', version: '0' });
     server.registerTool('echo', { description: 'Registered without Lectern.' }, async () => ({
-      content: [{ type: 'text', text: 'theirs' }],
+      content: [{ type: 'text' as const, text: 'theirs' }],
     }));
     expect(() => registerTools(server, [slow, echo])).toThrow(
       /could not register tool "echo": .*already registered/,
