@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const workspaces = [
-  ...['packages', 'apps'].flatMap((dir) =>
+  ...['packages', 'apps', 'tests'].flatMap((dir) =>
     existsSync(join(root, dir))
       ? readdirSync(join(root, dir), { withFileTypes: true })
           .filter((e) => e.isDirectory() && existsSync(join(root, dir, e.name, 'package.json')))

@@ -2,7 +2,6 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { connectTools } from '@lectern/core/testing';
 import { runLintCli, USAGE } from '@lectern/lint';
 import {
   type Composition,
@@ -30,6 +29,7 @@ import {
 import { closest } from './lib/closest.js';
 import { setClosedPipeHandler } from './lib/exit.js';
 import { LineTransport } from './lib/stdio.js';
+import { listServedTools } from './list-tools.js';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
 import { createMcpServer } from './server.js';
 import { VERSION } from './version.js';
@@ -179,15 +179,6 @@ export function resolveConfig(values: Values, cwd = process.cwd()): Config {
   return defaultConfig();
 }
 
-async function listedTools(composition: Composition) {
-  const c = await connectTools(composition.tools, composition.registerOptions);
-  try {
-    return (await c.client.listTools()).tools;
-  } finally {
-    await c.close();
-  }
-}
-
 function flag(
   a:
     | {
@@ -210,7 +201,7 @@ function flag(
 }
 
 async function cmdTools(composition: Composition, values: Values, io: Io): Promise<number> {
-  const tools = await listedTools(composition);
+  const tools = await listServedTools(composition);
   if (values.json) {
     io.stdout(`${JSON.stringify({ tools }, null, 2)}\n`);
     return 0;
@@ -292,7 +283,7 @@ async function cmdLintFamily(
   const dir = mkdtempSync(join(tmpdir(), 'lectern-self-'));
   try {
     const file = join(dir, 'tools.json');
-    writeFileSync(file, JSON.stringify({ tools: await listedTools(composition) }));
+    writeFileSync(file, JSON.stringify({ tools: await listServedTools(composition) }));
     return await runLintCli([command, file, ...passthrough], lintIo(io));
   } finally {
     composition.close();

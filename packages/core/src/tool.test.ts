@@ -193,6 +193,36 @@ describe('name resolution', () => {
     expect(() => registerTools(server, [slow, echo])).toThrow(/already registered/);
     expect(() => registerTools(server, [slow])).not.toThrow();
   });
+
+  it('registers nothing when a name collides with a tool that other code put on the server', () => {
+    const server = new McpServer({ name: 't', version: '0' });
+    server.registerTool('echo', { description: 'Registered without Lectern.' }, async () => ({
+      content: [{ type: 'text' as const, text: 'theirs' }],
+    }));
+    expect(() => registerTools(server, [slow, echo])).toThrow(
+      /could not register tool "echo": .*already registered/,
+    );
+    // `count` came first in the refused set and was taken back: it registers cleanly now.
+    expect(registerTools(server, [slow])).toEqual(['count']);
+    expect(() => registerTools(server, [slow])).toThrow(/"count" is already registered/);
+  });
+
+  it('uses only the public API of the server it is given', () => {
+    // A server whose underscored (private) members throw when read from outside: another copy
+    // of the SDK may keep its tools elsewhere, so registration must not depend on them.
+    const real = new McpServer({ name: 't', version: '0' }, { capabilities: { tools: {} } });
+    const guarded = new Proxy(real, {
+      get(target, key) {
+        if (typeof key === 'string' && key.startsWith('_'))
+          throw new Error(`private member ${key} read from outside the SDK`);
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    expect(registerTools(guarded, [echo])).toEqual(['echo']);
+    expect(() => registerTools(guarded, [echo])).toThrow(/already registered/);
+    expect(registerTools(guarded, [slow], { prefix: 'x_' })).toEqual(['x_count']);
+  });
 });
 
 describe('adaptTool', () => {

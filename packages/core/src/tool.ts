@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { isToolError, ToolError, type ToolErrorPayload } from './errors.js';
@@ -78,6 +78,12 @@ export interface RegisterOptions {
 }
 
 const NAME_RE = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * Names {@link registerTools} put on each server. Only the SDK's public API is used, so a server
+ * from another copy of the SDK than ours (a consumer's own version) works the same.
+ */
+const registeredNames = new WeakMap<object, Set<string>>();
 
 /** The final names tools will be registered under, checked for collisions and validity. */
 export function resolveToolNames(
@@ -181,10 +187,9 @@ export function registerTools(
   options: RegisterOptions = {},
 ): string[] {
   const names = resolveToolNames(tools, options);
-  const existing =
-    (server as unknown as { _registeredTools?: Record<string, unknown> })._registeredTools ?? {};
+  const taken = registeredNames.get(server) ?? new Set<string>();
   for (const name of names) {
-    if (name in existing)
+    if (taken.has(name))
       throw new Error(`tool name "${name}" is already registered on this server.`);
   }
   const report =
@@ -193,8 +198,7 @@ export function registerTools(
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
       process.stderr.write(`[lectern] unexpected error in ${toolName}: ${text}\n`);
     });
-  tools.forEach((tool, i) => {
-    const name = names[i]!;
+  const register = (name: string, tool: AnyToolDefinition): RegisteredTool =>
     server.registerTool(
       name,
       {
@@ -240,7 +244,23 @@ export function registerTools(
         // biome-ignore lint/suspicious/noExplicitAny: see above
       }) as any,
     );
+  const added: RegisteredTool[] = [];
+  tools.forEach((tool, i) => {
+    const name = names[i]!;
+    let handle: RegisteredTool;
+    try {
+      handle = register(name, tool);
+    } catch (error) {
+      // A tool registered on the server by other code has this name (the SDK refuses it):
+      // take back this call's earlier registrations, so a bad set registers nothing.
+      for (const earlier of added) earlier.remove();
+      const why = error instanceof Error ? error.message : String(error);
+      throw new Error(`could not register tool "${name}": ${why}`, { cause: error });
+    }
+    added.push(handle);
   });
+  for (const name of names) taken.add(name);
+  registeredNames.set(server, taken);
   return names;
 }
 
