@@ -115,30 +115,57 @@ class HttpError extends Error {
   }
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const tooLarge = (size: string) =>
+/**
+ * Reads a JSON request body of at most `limit` bytes. Oversized bodies get a 413 without closing
+ * the connection: one declared too large is answered at once and the rest discarded as it
+ * arrives, one found too large while streaming is read to its end (discarded) first, so a client
+ * still sending receives the answer instead of a reset connection (closing a socket with unread
+ * data resets it). Only a body over four times the limit is cut off with `connection: close`.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const cutOff = limit * 4;
+  const tooLarge = (size: string, close: boolean) =>
     new HttpError(
       413,
       `Request too large: ${size}, over the ${limit}-byte (${formatBytes(limit)}) message limit. Send less per call (smaller text, fewer operations).`,
-      { connection: 'close' },
+      close ? { connection: 'close' } : {},
       -32600,
     );
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(`${declared} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(`more than ${limit} bytes`);
-    chunks.push(chunk as Buffer);
+  if (Number.isFinite(declared) && declared > limit) {
+    return Promise.reject(tooLarge(`${declared} bytes`, declared > cutOff));
   }
-  const text = Buffer.concat(chunks, size).toString('utf8');
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'Parse error: the request body is not valid JSON.', {}, -32700);
-  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (error: Error | undefined, value?: unknown) => {
+      if (done) return;
+      done = true;
+      if (error) reject(error);
+      else resolve(value);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else chunks.length = 0;
+      if (size > cutOff) finish(tooLarge(`more than ${cutOff} bytes`, true));
+    });
+    req.on('error', (e) => finish(e));
+    req.on('end', () => {
+      if (size > limit) {
+        finish(tooLarge(Number.isFinite(declared) ? `${declared} bytes` : `${size} bytes`, false));
+        return;
+      }
+      const text = Buffer.concat(chunks, size).toString('utf8');
+      if (text === '') return finish(undefined, undefined);
+      try {
+        finish(undefined, JSON.parse(text));
+      } catch {
+        finish(new HttpError(400, 'Parse error: the request body is not valid JSON.', {}, -32700));
+      }
+    });
+  });
 }
 
 function sameToken(given: string, expected: string): boolean {
@@ -389,7 +416,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
             headers,
             code,
           );
-          // Skip the rest of an oversized body rather than reading it into memory.
+          // Discard the rest of an oversized body as it arrives; never hold it in memory.
           if (status === 413) req.resume();
         } else res.end();
       }
