@@ -78,7 +78,11 @@ interface Io {
 }
 
 /** The lint package's io shape over ours. */
-const lintIo = (io: Io) => ({ stdout: { write: io.stdout }, stderr: { write: io.stderr } });
+const lintIo = (io: Io) => ({
+  stdout: { write: io.stdout },
+  stderr: { write: io.stderr },
+  program: 'lectern',
+});
 
 const defaultIo: Io = {
   stdout: (s) => process.stdout.write(s),

@@ -202,6 +202,13 @@ for (const d of LINEAR) {
     const s = stats(pairs);
     if (!best || s.mae < best.s.mae - 1e-9) best = { lambda, s };
   }
+  // Out-of-fold predictions for every row (labelled or not), for the TDQS cross-validation.
+  for (let f = 0; f < FOLDS; f++) {
+    const mf = fitLinear(labelled.filter((r) => r.fold !== f), d, best.lambda);
+    for (const r of rows.filter((r) => r.fold === f)) {
+      r.predCV = { ...(r.predCV ?? {}), [d]: cutScore(lin(mf, r.z), mf.cuts) };
+    }
+  }
   const m = fitLinear(labelled, d, best.lambda);
   models[d] = {
     kind: 'linear',
@@ -253,6 +260,7 @@ function fitMaps(train) {
   }
   return best;
 }
+const tdqsRows0 = () => rows.filter((r) => r.ex.published.tdqs !== undefined);
 const tdqsOf = (r, mq, mu) =>
   computeTdqs({ ...r.pred, purpose_clarity: mq[r.rules.purpose_clarity - 1], usage_guidelines: mu[r.rules.usage_guidelines - 1] });
 {
@@ -263,16 +271,32 @@ const tdqsOf = (r, mq, mu) =>
       held.push(Math.abs(tdqsOf(r, m.mq, m.mu) - r.ex.published.tdqs));
     }
   }
-  const all = fitMaps(rows);
-  const n = rows.filter((r) => r.ex.published.tdqs !== undefined).length;
+  const identity = [1, 2, 3, 4, 5];
+  const tdqsRows = rows.filter((r) => r.ex.published.tdqs !== undefined);
+  const idMae = tdqsRows.reduce((a, r) => a + Math.abs(tdqsOf(r, identity, identity) - r.ex.published.tdqs), 0) / (tdqsRows.length || 1);
+  const mapMae = held.reduce((a, b) => a + b, 0) / (held.length || 1);
+  // Keep the maps only when they beat the rule scores under cross-validation.
+  const all = mapMae < idMae - 1e-9 ? fitMaps(rows) : { mq: identity, mu: identity };
+  const n = tdqsRows.length;
   models.purpose_clarity = { kind: 'map', map: all.mq, n };
   models.usage_guidelines = { kind: 'map', map: all.mu, n };
+  cv.maps = { crossValidatedMae: round(mapMae, 3), identityMae: round(idMae, 3), kept: mapMae < idMae - 1e-9 };
   const rulesTdqs = rows
     .filter((r) => r.ex.published.tdqs !== undefined)
     .map((r) => Math.abs(computeTdqs(r.rules) - r.ex.published.tdqs));
+  // Cross-validated TDQS: out-of-fold linear dimensions, and the purpose/usage maps refit
+  // without the held-out fold when they are kept.
+  let cvSum = 0;
+  for (let f = 0; f < FOLDS; f++) {
+    const m = cv.maps.kept ? fitMaps(rows.filter((r) => r.fold !== f)) : { mq: [1, 2, 3, 4, 5], mu: [1, 2, 3, 4, 5] };
+    for (const r of tdqsRows0().filter((r) => r.fold === f)) {
+      const s = { ...r.predCV, purpose_clarity: m.mq[r.rules.purpose_clarity - 1], usage_guidelines: m.mu[r.rules.usage_guidelines - 1] };
+      cvSum += Math.abs(computeTdqs(s) - r.ex.published.tdqs);
+    }
+  }
   cv.tdqs = {
-    n: held.length,
-    crossValidatedMae: round(held.reduce((a, b) => a + b, 0) / (held.length || 1), 3),
+    n: tdqsRows0().length,
+    crossValidatedMae: round(cvSum / (tdqsRows0().length || 1), 3),
     rulesAloneMae: round(rulesTdqs.reduce((a, b) => a + b, 0) / (rulesTdqs.length || 1), 3),
   };
 }

@@ -312,7 +312,7 @@ describe('lectern-lint snapshot, diff and calibrate', () => {
   it('prints calibration tables and checks the bounds', async () => {
     const r = await run('calibrate', calibration, '--check');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/purpose_clarity\s+\d\/5/);
+    expect(r.stdout).toMatch(/purpose_clarity\s+5\s+\d\/5/);
     expect(r.stdout).toContain('all examples within bounds');
     const json = JSON.parse((await run('calibrate', calibration, '--format', 'json')).stdout);
     expect(json.count).toBe(5);

@@ -267,6 +267,8 @@ export interface Analysis {
   siblings: string[];
   /** The unnamed sibling whose name is closest to this tool's (for fix suggestions). */
   nearestUnnamed: string | undefined;
+  /** Siblings that do the same kind of thing (read or write): the only fitting alternatives. */
+  sameMode: string[];
   /** Siblings named in a sentence with enough words to relate them to this tool. */
   siblingsNamed: string[];
   whenSentences: string[];
@@ -323,12 +325,23 @@ const IMPERATIVES = new Set([
   'nunca',
 ]);
 
-/** The sibling whose name shares the most words with `name` (ties: first in order). */
+/** True when a tool name reads as a state change (`create_directory`, `writeFile`). */
+function nameWrites(name: string): boolean {
+  return nameWordsShared(name).some((w) => isMutationVerb(w));
+}
+
+/**
+ * The sibling whose name shares the most words with `name` (ties: first in order), among the
+ * siblings that do the same kind of thing: a reading tool is pointed at readers, a writing tool
+ * at writers (`directory_tree` is not sent to `create_directory`). Undefined when none fits.
+ */
 export function nearestSibling(name: string, siblings: readonly string[]): string | undefined {
   const mine = new Set(nameWordsShared(name));
+  const mode = nameWrites(name);
   let best: string | undefined;
   let bestScore = -1;
   for (const s of siblings) {
+    if (nameWrites(s) !== mode) continue;
     const theirs = nameWordsShared(s);
     let shared = 0;
     for (const w of theirs) if (mine.has(w)) shared++;
@@ -500,6 +513,7 @@ export function analyze(input: ToolJudgeInput): Analysis {
     isTokenName(s) ? descTokens.has(s.toLowerCase()) : mentions(description, s),
   );
   const namedSet = new Set(named);
+  const sameMode = siblings.filter((x) => nameWrites(x) === nameWrites(tool.name));
   const nearestUnnamed = nearestSibling(
     tool.name,
     siblings.filter((s) => !namedSet.has(s)),
@@ -541,33 +555,38 @@ export function analyze(input: ToolJudgeInput): Analysis {
       if (anyMatch(WHEN_CUES, s.text) || anyMatch(WHEN_NOT_CUES, s.text)) paramAdvice.push(s.text);
       continue;
     }
-    const n = words(s.text).length;
-    const condition = contentTokens(s.text).filter(
-      (t) => !USAGE_VOCABULARY.has(t) && !selfAndSiblings.has(t) && !ownNameWords.has(t),
-    );
-    const substance = condition.length;
-    const alt = named.some((sib) => routesTo(s.text, sib));
-    // A "when" tied to a named sibling ("after X returned an id") is workflow, which counts.
-    const whenSubstance =
-      condition.filter((t) => s.index === firstIndex || !restated.has(t)).length +
-      (named.some((sib) => mentions(s.text, sib)) ? 1 : 0);
-    const whenCue = n >= 5 && anyMatch(WHEN_CUES, s.text);
-    const notCue = (n >= 4 && anyMatch(WHEN_NOT_CUES, s.text)) || alt;
-    // One sentence earns one claim: a sentence that reads as both a "when" and a "when not"
-    // counts as the exclusion when it routes to a sibling or carries an exclusion cue, else as
-    // the "when"; the pair needs two sentences.
-    const isNot = notCue && substance >= (alt ? 1 : 2);
-    const isWhen = whenCue && whenSubstance >= 2;
-    if (isNot && (alt || !isWhen || anyMatch(WHEN_NOT_CUES, s.text))) {
-      notSentences.push(s.text);
-      usage.add(s.index);
-    } else if (isWhen) {
-      whenSentences.push(s.text);
-      usage.add(s.index);
+    // One clause earns one claim: "Call it once X gave you an id; to list files, use Y instead"
+    // holds a "when" and a "when not", each quoted on its own; a single clause that reads as both
+    // counts as the exclusion when it routes to a sibling or carries an exclusion cue.
+    const clauses = s.text.split(/;\s+/).filter((c) => c.trim() !== '');
+    let claimed = false;
+    let shaped = false;
+    for (const text of clauses) {
+      const n = words(text).length;
+      const condition = contentTokens(text).filter(
+        (t) => !USAGE_VOCABULARY.has(t) && !selfAndSiblings.has(t) && !ownNameWords.has(t),
+      );
+      const substance = condition.length;
+      const alt = named.some((sib) => routesTo(text, sib));
+      // A "when" tied to a named sibling ("after X returned an id") is workflow, which counts.
+      const whenSubstance =
+        condition.filter((t) => s.index === firstIndex || !restated.has(t)).length +
+        (named.some((sib) => mentions(text, sib)) ? 1 : 0);
+      const whenCue = n >= 5 && anyMatch(WHEN_CUES, text);
+      const notCue = (n >= 4 && anyMatch(WHEN_NOT_CUES, text)) || alt;
+      const isNot = notCue && substance >= (alt ? 1 : 2);
+      const isWhen = whenCue && whenSubstance >= 2;
+      if (whenCue || notCue) shaped = true;
+      if (isNot && (alt || !isWhen || anyMatch(WHEN_NOT_CUES, text))) {
+        notSentences.push(text);
+        claimed = true;
+      } else if (isWhen) {
+        whenSentences.push(text);
+        claimed = true;
+      }
     }
-    if ((whenCue || notCue) && !usage.has(s.index) && s.index !== firstIndex) {
-      hollowUsage.push(s.text);
-    }
+    if (claimed) usage.add(s.index);
+    if (shaped && !claimed && s.index !== firstIndex) hollowUsage.push(s.text);
   }
   const hollowSet = new Set(hollowUsage);
   const siblingsNamed = named.filter((sib) =>
@@ -715,6 +734,7 @@ export function analyze(input: ToolJudgeInput): Analysis {
     leadWord: lead.word,
     siblings,
     nearestUnnamed,
+    sameMode,
     siblingsNamed,
     whenSentences,
     notSentences,
@@ -809,12 +829,12 @@ function purpose(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
     `${lead} ${why}`,
     siblings.length === 0
       ? 'Add the scope to the first sentence: by what key, from where, one item or many.'
-      : `Name the nearest sibling and the boundary, e.g. "for <other need>, use ${missing[0] ?? siblings[0]} instead".`,
+      : `Name the nearest sibling and the boundary, e.g. "for <other need>, use ${a.nearestUnnamed ?? a.sameMode[0] ?? '<sibling for that need>'} instead".`,
   );
 }
 
 function usageGuidelines(a: Analysis): DimensionJudgement {
-  const near = a.nearestUnnamed ?? a.siblings.find((s) => !a.siblingsInUsage.includes(s));
+  const near = a.nearestUnnamed ?? a.sameMode.find((s) => !a.siblingsInUsage.includes(s));
   if (a.degenerate) {
     return judgement(
       1,
@@ -1224,7 +1244,7 @@ function raiseFix(d: Dimension, a: Analysis): string {
   switch (d) {
     case 'purpose_clarity':
       return a.siblings.length
-        ? `Say in the first sentence how it differs from ${a.nearestUnnamed ?? a.siblings[0]}.`
+        ? `Say in the first sentence how it differs from ${a.nearestUnnamed ?? a.sameMode[0] ?? a.siblings[0]}.`
         : 'Make the first sentence name the resource and the scope precisely (which item, by what key).';
     case 'usage_guidelines':
       return 'Add one sentence on when to call it and one on when not, naming the alternative.';
