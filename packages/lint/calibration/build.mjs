@@ -94,7 +94,11 @@ function groups(rows) {
   const union = (a, b) => {
     const ra = find(a);
     const rb = find(b);
-    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
+    // The smaller name becomes the root, so groups are named deterministically.
+    if (ra !== rb) {
+      const [root, child] = [ra, rb].sort();
+      parent.set(child, root);
+    }
   };
   const byDefinition = new Map();
   for (const r of rows) {
@@ -139,7 +143,8 @@ for (const r of raw) {
   if (typeof r.tier === 'string') published.tier = r.tier;
   const notes = ['parameter types are not shown on the page and are omitted'];
   if (r.o === 1) notes.push('an output schema is shown; its fields are not transcribed');
-  if (r.o === null || r.o === undefined) notes.push('the excerpt does not show whether there is an output schema');
+  if (r.o === null || r.o === undefined)
+    notes.push('the excerpt does not show whether there is an output schema');
   if (!r.sib) notes.push('sibling tools are not visible on the page');
   if (r.note) notes.push(r.note);
   out.push({

@@ -38,14 +38,6 @@ const LINEAR = [
   'conciseness_structure',
   'contextual_completeness',
 ];
-const WEIGHT = {
-  purpose_clarity: 25,
-  usage_guidelines: 20,
-  behavioral_transparency: 20,
-  parameter_semantics: 15,
-  conciseness_structure: 10,
-  contextual_completeness: 10,
-};
 const LAMBDAS = [1, 3, 10, 30, 100, 300];
 const FOLDS = 5;
 
@@ -68,13 +60,22 @@ const rows = dev.map((ex) => {
 
 // Repeats of one definition (the registry re-scores tools, and some publishers ship the same
 // tool on many servers) count once in total: each observation weighs 1 / its group size.
-const defKey = (ex) => JSON.stringify([ex.tool.name, ex.tool.description ?? null, ex.tool.inputSchema ?? null, ex.tool.annotations ?? null]);
+const defKey = (ex) =>
+  JSON.stringify([
+    ex.tool.name,
+    ex.tool.description ?? null,
+    ex.tool.inputSchema ?? null,
+    ex.tool.annotations ?? null,
+  ]);
 const groupSize = new Map();
 for (const r of rows) groupSize.set(defKey(r.ex), (groupSize.get(defKey(r.ex)) ?? 0) + 1);
 for (const r of rows) r.w = 1 / groupSize.get(defKey(r.ex));
 
 const p = FEATURE_NAMES.length;
-const mean = Array.from({ length: p }, (_, j) => rows.reduce((a, r) => a + r.x[j], 0) / rows.length);
+const mean = Array.from(
+  { length: p },
+  (_, j) => rows.reduce((a, r) => a + r.x[j], 0) / rows.length,
+);
 const sd = Array.from({ length: p }, (_, j) => {
   const v = rows.reduce((a, r) => a + (r.x[j] - mean[j]) ** 2, 0) / rows.length;
   return v > 1e-12 ? Math.sqrt(v) : 1;
@@ -128,7 +129,7 @@ function ridge(train, d, lambda) {
 const lin = (m, z) => m.bias + m.w.reduce((a, wj, j) => a + wj * z[j], 0);
 
 function fitCuts(ts, ys, ws) {
-  let cuts = [1.5, 2.5, 3.5, 4.5];
+  const cuts = [1.5, 2.5, 3.5, 4.5];
   const loss = (c) => {
     let l = 0;
     for (let i = 0; i < ts.length; i++) {
@@ -153,7 +154,10 @@ function fitCuts(ts, ys, ws) {
         const c = [...cuts];
         c[k] = m;
         const l = loss(c);
-        if (l < bestLoss - 1e-9 || (Math.abs(l - bestLoss) < 1e-9 && Math.abs(m - (k + 1.5)) < Math.abs(best - (k + 1.5)))) {
+        if (
+          l < bestLoss - 1e-9 ||
+          (Math.abs(l - bestLoss) < 1e-9 && Math.abs(m - (k + 1.5)) < Math.abs(best - (k + 1.5)))
+        ) {
           best = m;
           bestLoss = l;
         }
@@ -204,7 +208,11 @@ for (const d of LINEAR) {
   }
   // Out-of-fold predictions for every row (labelled or not), for the TDQS cross-validation.
   for (let f = 0; f < FOLDS; f++) {
-    const mf = fitLinear(labelled.filter((r) => r.fold !== f), d, best.lambda);
+    const mf = fitLinear(
+      labelled.filter((r) => r.fold !== f),
+      d,
+      best.lambda,
+    );
     for (const r of rows.filter((r) => r.fold === f)) {
       r.predCV = { ...(r.predCV ?? {}), [d]: cutScore(lin(mf, r.z), mf.cuts) };
     }
@@ -236,7 +244,8 @@ function predictLinear(r, d) {
   const m = models[d];
   return cutScore(m.bias + m.weights.reduce((a, wj, j) => a + wj * r.z[j], 0), m.cuts);
 }
-for (const r of rows) for (const d of LINEAR) r.pred = { ...(r.pred ?? {}), [d]: predictLinear(r, d) };
+for (const r of rows)
+  for (const d of LINEAR) r.pred = { ...(r.pred ?? {}), [d]: predictLinear(r, d) };
 
 function fitMaps(train) {
   const tdqsRows = train.filter((r) => r.ex.published.tdqs !== undefined);
@@ -245,7 +254,11 @@ function fitMaps(train) {
     for (const mu of maps) {
       let loss = 0;
       for (const r of tdqsRows) {
-        const s = { ...r.pred, purpose_clarity: mq[r.rules.purpose_clarity - 1], usage_guidelines: mu[r.rules.usage_guidelines - 1] };
+        const s = {
+          ...r.pred,
+          purpose_clarity: mq[r.rules.purpose_clarity - 1],
+          usage_guidelines: mu[r.rules.usage_guidelines - 1],
+        };
         loss += r.w * Math.abs(computeTdqs(s) - r.ex.published.tdqs);
       }
       for (const r of train) {
@@ -254,7 +267,8 @@ function fitMaps(train) {
         if (q !== undefined) loss += 0.1 * r.w * Math.abs(mq[r.rules.purpose_clarity - 1] - q);
         if (u !== undefined) loss += 0.1 * r.w * Math.abs(mu[r.rules.usage_guidelines - 1] - u);
       }
-      for (let i = 0; i < 5; i++) loss += 0.1 * (Math.abs(mq[i] - (i + 1)) + Math.abs(mu[i] - (i + 1)));
+      for (let i = 0; i < 5; i++)
+        loss += 0.1 * (Math.abs(mq[i] - (i + 1)) + Math.abs(mu[i] - (i + 1)));
       if (!best || loss < best.loss - 1e-9) best = { mq, mu, loss };
     }
   }
@@ -262,7 +276,11 @@ function fitMaps(train) {
 }
 const tdqsRows0 = () => rows.filter((r) => r.ex.published.tdqs !== undefined);
 const tdqsOf = (r, mq, mu) =>
-  computeTdqs({ ...r.pred, purpose_clarity: mq[r.rules.purpose_clarity - 1], usage_guidelines: mu[r.rules.usage_guidelines - 1] });
+  computeTdqs({
+    ...r.pred,
+    purpose_clarity: mq[r.rules.purpose_clarity - 1],
+    usage_guidelines: mu[r.rules.usage_guidelines - 1],
+  });
 {
   const held = [];
   for (let f = 0; f < FOLDS; f++) {
@@ -273,14 +291,22 @@ const tdqsOf = (r, mq, mu) =>
   }
   const identity = [1, 2, 3, 4, 5];
   const tdqsRows = rows.filter((r) => r.ex.published.tdqs !== undefined);
-  const idMae = tdqsRows.reduce((a, r) => a + Math.abs(tdqsOf(r, identity, identity) - r.ex.published.tdqs), 0) / (tdqsRows.length || 1);
+  const idMae =
+    tdqsRows.reduce(
+      (a, r) => a + Math.abs(tdqsOf(r, identity, identity) - r.ex.published.tdqs),
+      0,
+    ) / (tdqsRows.length || 1);
   const mapMae = held.reduce((a, b) => a + b, 0) / (held.length || 1);
   // Keep the maps only when they beat the rule scores under cross-validation.
   const all = mapMae < idMae - 1e-9 ? fitMaps(rows) : { mq: identity, mu: identity };
   const n = tdqsRows.length;
   models.purpose_clarity = { kind: 'map', map: all.mq, n };
   models.usage_guidelines = { kind: 'map', map: all.mu, n };
-  cv.maps = { crossValidatedMae: round(mapMae, 3), identityMae: round(idMae, 3), kept: mapMae < idMae - 1e-9 };
+  cv.maps = {
+    crossValidatedMae: round(mapMae, 3),
+    identityMae: round(idMae, 3),
+    kept: mapMae < idMae - 1e-9,
+  };
   const rulesTdqs = rows
     .filter((r) => r.ex.published.tdqs !== undefined)
     .map((r) => Math.abs(computeTdqs(r.rules) - r.ex.published.tdqs));
@@ -288,9 +314,15 @@ const tdqsOf = (r, mq, mu) =>
   // without the held-out fold when they are kept.
   let cvSum = 0;
   for (let f = 0; f < FOLDS; f++) {
-    const m = cv.maps.kept ? fitMaps(rows.filter((r) => r.fold !== f)) : { mq: [1, 2, 3, 4, 5], mu: [1, 2, 3, 4, 5] };
+    const m = cv.maps.kept
+      ? fitMaps(rows.filter((r) => r.fold !== f))
+      : { mq: [1, 2, 3, 4, 5], mu: [1, 2, 3, 4, 5] };
     for (const r of tdqsRows0().filter((r) => r.fold === f)) {
-      const s = { ...r.predCV, purpose_clarity: m.mq[r.rules.purpose_clarity - 1], usage_guidelines: m.mu[r.rules.usage_guidelines - 1] };
+      const s = {
+        ...r.predCV,
+        purpose_clarity: m.mq[r.rules.purpose_clarity - 1],
+        usage_guidelines: m.mu[r.rules.usage_guidelines - 1],
+      };
       cvSum += Math.abs(computeTdqs(s) - r.ex.published.tdqs);
     }
   }
@@ -307,7 +339,11 @@ const weights = {
     corpus: 'registry.jsonl (split dev) + seeds.jsonl + rubric-examples.jsonl',
     split: 'dev',
     examples: rows.length,
-    date: registry.map((e) => e.seen ?? '').sort().pop() ?? '',
+    date:
+      registry
+        .map((e) => e.seen ?? '')
+        .sort()
+        .pop() ?? '',
   },
   features: [...FEATURE_NAMES],
   mean: mean.map((v) => round(v)),
@@ -323,5 +359,9 @@ for (const d of LINEAR) {
     `  ${d.padEnd(26)} λ=${String(models[d].lambda).padEnd(4)} n=${String(c.crossValidated.n).padStart(3)}  5-fold CV: exact ${c.crossValidated.exact}  ±1 ${c.crossValidated.within1}  MAE ${c.crossValidated.mae}  (rules alone: MAE ${c.rulesAlone.mae})`,
   );
 }
-console.log(`  purpose map ${models.purpose_clarity.map.join(',')}  usage map ${models.usage_guidelines.map.join(',')}`);
-console.log(`  TDQS 5-fold CV MAE ${cv.tdqs.crossValidatedMae} over ${cv.tdqs.n} (rules alone ${cv.tdqs.rulesAloneMae})`);
+console.log(
+  `  purpose map ${models.purpose_clarity.map.join(',')}  usage map ${models.usage_guidelines.map.join(',')}`,
+);
+console.log(
+  `  TDQS 5-fold CV MAE ${cv.tdqs.crossValidatedMae} over ${cv.tdqs.n} (rules alone ${cv.tdqs.rulesAloneMae})`,
+);

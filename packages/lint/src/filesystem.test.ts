@@ -46,10 +46,10 @@ describe('scoring the official MCP filesystem server', () => {
       toolCount: 14,
       meanTdqs: 3.7,
       minTdqs: 3.1,
-      descriptionQualityScore: 3.4,
-      descriptionQualityTier: 'B',
+      descriptionQualityScore: 3.5,
+      descriptionQualityTier: 'A',
       coherenceTier: 'A',
-      overallScore: 3.6,
+      overallScore: 3.7,
       overallTier: 'A',
       // edit_file and move_file only share "file", a word most of this server's names carry:
       // they do different things, so the prefilter proposes no pair.

@@ -376,8 +376,7 @@ async function snapshotOf(spec: string, v: Values, io: CliIo): Promise<Snapshot>
 }
 
 async function cmdDiff(positionals: string[], v: Values, io: CliIo): Promise<number> {
-  if (positionals.length !== 2)
-    throw new UsageError('diff needs two targets: <old> <new>.');
+  if (positionals.length !== 2) throw new UsageError('diff needs two targets: <old> <new>.');
   const format = v.format ?? 'text';
   if (!['text', 'json', 'markdown'].includes(format)) {
     throw new UsageError(`diff --format must be text, json or markdown, got "${format}".`);
@@ -418,7 +417,9 @@ async function cmdDiff(positionals: string[], v: Values, io: CliIo): Promise<num
       throw new UsageError((error as Error).message);
     }
     if (body === null) {
-      io.stderr.write(`${io.program ?? 'lectern-lint'}: no schema changes; no changeset written.\n`);
+      io.stderr.write(
+        `${io.program ?? 'lectern-lint'}: no schema changes; no changeset written.\n`,
+      );
     } else {
       const dir = resolve(v['changeset-dir'] ?? '.changeset');
       mkdirSync(dir, { recursive: true });
@@ -461,7 +462,8 @@ async function cmdCalibrate(positionals: string[], v: Values, io: CliIo): Promis
   }
   if (split) {
     examples = examples.filter((e) => e.split === split);
-    if (examples.length === 0) throw new TargetError(`${file} has no examples in the ${split} part.`);
+    if (examples.length === 0)
+      throw new TargetError(`${file} has no examples in the ${split} part.`);
   }
   const judge = v['rules-only']
     ? (() => {
@@ -481,7 +483,9 @@ async function cmdCalibrate(positionals: string[], v: Values, io: CliIo): Promis
   let failed = false;
   if (v.check && maxMae !== undefined) {
     if (result.tdqsMae === null) {
-      throw new TargetError(`${file}: no example shows a published TDQS, so --max-tdqs-mae cannot be checked.`);
+      throw new TargetError(
+        `${file}: no example shows a published TDQS, so --max-tdqs-mae cannot be checked.`,
+      );
     }
     failed = result.tdqsMae > maxMae + 1e-9;
     if (format === 'text') {

@@ -270,9 +270,7 @@ export async function calibrate(
   for (const ex of examples) {
     const score = await scoreTool(ex.tool as ToolInput, ex.siblingToolNames, { judge });
     const shown = DIMENSIONS.filter((d) => ex.published.scores[d] !== undefined);
-    const errors = shown.map((d) =>
-      Math.abs(score.scores[d] - (ex.published.scores[d] as number)),
-    );
+    const errors = shown.map((d) => Math.abs(score.scores[d] - (ex.published.scores[d] as number)));
     const published = ex.published;
     const tier = published.tier ?? (published.tdqs !== undefined ? tierOf(published.tdqs) : null);
     const delta =
@@ -404,7 +402,8 @@ export function formatCalibration(
     );
     for (const d of DIMENSIONS) {
       const x = n.dimensions[d];
-      if (x.pairs) lines.push(`  ${d.padEnd(26)} ${x.meanAbsDiff.toFixed(2)} over ${x.pairs} pair(s)`);
+      if (x.pairs)
+        lines.push(`  ${d.padEnd(26)} ${x.meanAbsDiff.toFixed(2)} over ${x.pairs} pair(s)`);
     }
     if (n.tdqs.pairs) {
       lines.push(
@@ -430,7 +429,8 @@ export function formatCalibration(
   for (const r of shown) {
     const delta =
       r.tdqsDelta === null ? '—' : `${r.tdqsDelta >= 0 ? '+' : ''}${r.tdqsDelta.toFixed(1)}`;
-    const pub = r.published.tdqs !== undefined ? `${r.published.tdqs.toFixed(1)} ${r.published.tier}` : '—';
+    const pub =
+      r.published.tdqs !== undefined ? `${r.published.tdqs.toFixed(1)} ${r.published.tier}` : '—';
     const tier = r.sameTier === null ? '—' : r.sameTier ? 'same' : 'DIFF';
     lines.push(
       `${r.id.padEnd(iw)}  ${r.tool.padEnd(w)}  ${pub.padStart(9)}  ${`${r.predicted.tdqs.toFixed(1)} ${r.predicted.tier}`.padStart(9)}  ${delta.padStart(5)}  ${String(r.maxDimensionError).padStart(6)}  ${tier.padEnd(4)}  ${r.withinBounds ? 'ok' : 'OUT'}`,

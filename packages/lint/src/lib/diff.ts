@@ -531,7 +531,9 @@ export function renderChangelogMarkdown(
         // A multi-line JSON value is one value: show it as JSON under its label instead of
         // marking each of its lines as a separate added or removed line.
         for (const [sign, v] of vals) {
-          out.push(`  ${sign === '+' ? (e.kind === 'changed' ? 'New value' : 'Added value') : e.kind === 'changed' ? 'Previous value' : 'Removed value'}:`);
+          out.push(
+            `  ${sign === '+' ? (e.kind === 'changed' ? 'New value' : 'Added value') : e.kind === 'changed' ? 'Previous value' : 'Removed value'}:`,
+          );
           out.push('  ```json');
           for (const line of v.split('\n')) out.push(`  ${line}`);
           out.push('  ```');

@@ -210,7 +210,7 @@ export function predictScores(
 /** Checks the shape of a weights object; throws naming what is wrong. */
 export function checkWeights(w: unknown): ModelWeights {
   const o = w as ModelWeights;
-  if (!o || o.version !== 1) throw new Error('weights: version must be 1');
+  if (o?.version !== 1) throw new Error('weights: version must be 1');
   if (JSON.stringify(o.features) !== JSON.stringify(FEATURE_NAMES)) {
     throw new Error('weights: the feature list does not match this version of the judge; refit');
   }

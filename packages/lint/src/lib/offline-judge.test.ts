@@ -61,7 +61,7 @@ describe('offline judge calibration on the five seed pages', () => {
       ['rubric-low', 'D', 'D'],
     ]);
     for (const row of result.rows) expect(row.withinBounds, row.id).toBe(true);
-    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.2, 2.9, 1.1]);
+    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.3, 2.9, 1.1]);
   });
 
   it('explains every score with quoted evidence and one fix', async () => {
@@ -224,8 +224,8 @@ describe('offline judge rules', () => {
     expect(j.scores.parameter_semantics.score).toBe(5);
     const silent = { ...bare, description: 'Show the newest entries of a log.' };
     expect(
-      judgeToolOffline({ tool: silent, signals: signals(silent), siblingToolNames: [] }, null).scores
-        .parameter_semantics.score,
+      judgeToolOffline({ tool: silent, signals: signals(silent), siblingToolNames: [] }, null)
+        .scores.parameter_semantics.score,
     ).toBe(1);
   });
 
@@ -367,11 +367,108 @@ describe('offline judge rules', () => {
         description,
         inputSchema: obj({ path: { type: 'string', description: 'Note path.' } }, ['path']),
       };
-      return judgeToolOffline({ tool, signals: computeSignals(tool), siblingToolNames: [] }, null).scores
-        .parameter_semantics.score;
+      return judgeToolOffline({ tool, signals: computeSignals(tool), siblingToolNames: [] }, null)
+        .scores.parameter_semantics.score;
     };
     expect(params('List the headings of one note. `path` is relative to the notes root.')).toBe(5);
     expect(params('List the headings of one note.')).toBe(3);
     expect(params('List the headings of one note. `path` must be valid.')).toBe(3);
+  });
+});
+
+describe('evidence that holds up', () => {
+  const schema = obj(
+    {
+      max_chars: {
+        type: 'integer',
+        description: 'Characters per page.',
+        default: 3000,
+        minimum: 100,
+        maximum: 50000,
+      },
+      full: { type: 'boolean', description: 'Include every field.' },
+      id: { type: 'string', description: 'Note id.' },
+    },
+    ['id'],
+  );
+  const judge = (description: string, siblings: string[] = ['note_search', 'note_write']) =>
+    judgeToolOffline(
+      {
+        tool: { name: 'note_read', description, inputSchema: schema, annotations: READ_ONLY },
+        signals: computeSignals({
+          name: 'note_read',
+          description,
+          inputSchema: schema,
+          annotations: READ_ONLY,
+        }),
+        siblingToolNames: siblings,
+      },
+      null,
+    ).scores;
+
+  it('never quotes one clause as both the "when" and the "when not"', () => {
+    const siblings = ['note_search', 'note_write', 'note_list'];
+    const one = judge(
+      'Read one note by its id. Use it after note_search returned an id, and use note_write instead to change it.',
+      siblings,
+    );
+    // One clause earns one claim: this is the routing rule, not also the "when".
+    expect(one.usage_guidelines.score).toBeLessThan(5);
+    const two = judge(
+      'Read one note by its id. Use it after note_search returned an id. To change a note, use note_write instead.',
+      siblings,
+    );
+    expect(two.usage_guidelines.score).toBe(5);
+    const quotes = two.usage_guidelines.justification.match(/"[^"]+"/g) ?? [];
+    expect(quotes).toHaveLength(2);
+    expect(quotes[0]).not.toBe(quotes[1]);
+  });
+
+  it('does not take advice about one parameter for guidance about the tool', () => {
+    const s = judge('Read one note by its id. Set `full` only when you need every field.');
+    expect(s.usage_guidelines.score).toBeLessThanOrEqual(3);
+    expect(s.usage_guidelines.justification).not.toContain('only when you need every field');
+  });
+
+  it('notices a description that repeats the schema defaults and ranges', () => {
+    const s = judge(
+      'Read one note by its id. `max_chars` defaults to 3000 and may be 100 to 50000. `full` defaults to false.',
+    );
+    expect(s.conciseness_structure.justification).toMatch(/repeats the schema's defaults/);
+    expect(s.conciseness_structure.justification).not.toContain('no restated schema');
+  });
+
+  it('does not give a 170-word description full conciseness marks', async () => {
+    const sentence =
+      'It reads the stored note text from the local index and keeps the original line breaks intact.';
+    const long = `Read one note by its id from the local notes index. ${Array.from(
+      { length: 9 },
+      () => sentence,
+    )
+      .map((x, i) => x.replace('It', i % 2 ? 'This call' : 'It'))
+      .join(' ')}`;
+    const r = await scoreTool(
+      { name: 'note_read', description: long, inputSchema: schema, annotations: READ_ONLY },
+      ['note_search'],
+    );
+    expect(long.split(/\s+/).length).toBeGreaterThan(150);
+    expect(r.scores.conciseness_structure).toBeLessThan(5);
+  });
+
+  it('never suggests a writing sibling as the alternative for a reading tool', () => {
+    expect(nearestSibling('directory_tree', ['create_directory', 'list_directory'])).toBe(
+      'list_directory',
+    );
+    expect(nearestSibling('directory_tree', ['create_directory'])).toBeUndefined();
+    const s = judgeToolOffline(
+      {
+        tool: { name: 'directory_tree', description: 'Get a recursive tree view of files.' },
+        signals: computeSignals({ name: 'directory_tree', description: 'x' }),
+        siblingToolNames: ['create_directory', 'write_file'],
+      },
+      null,
+    ).scores;
+    expect(s.usage_guidelines.fix).not.toMatch(/create_directory|write_file/);
+    expect(s.purpose_clarity.fix).not.toMatch(/create_directory|write_file/);
   });
 });

@@ -30,9 +30,9 @@ import {
 import {
   type CoherenceJudgeInput,
   type CoherenceJudgement,
+  DIMENSIONS,
   type Dimension,
   type DimensionJudgement,
-  DIMENSIONS,
   type Judge,
   type ToolJudgeInput,
   type ToolJudgement,
@@ -487,7 +487,10 @@ function paramMentioned(text: string, name: string): boolean {
 /** True when the sentence opens with the parameter's name ("`offset`: where to start ..."). */
 function startsWithParam(text: string, name: string): boolean {
   const head = text.trimStart().replace(/^[`'"*-]+/, '');
-  return head.toLowerCase().startsWith(name.toLowerCase()) && /^[\s`'":=(]/.test(head.slice(name.length) || ' ');
+  return (
+    head.toLowerCase().startsWith(name.toLowerCase()) &&
+    /^[\s`'":=(]/.test(head.slice(name.length) || ' ')
+  );
 }
 
 function codeLike(description: string, name: string): boolean {
@@ -600,9 +603,12 @@ export function analyze(input: ToolJudgeInput): Analysis {
   const usageTexts = [...whenSentences, ...notSentences];
   const siblingsInUsage = named.filter((sib) => usageTexts.some((t) => mentions(t, sib)));
   const alternatives = named.filter((sib) => notSentences.some((t) => mentions(t, sib)));
+  const adviceSet = new Set(paramAdvice);
   const implied =
     siblingsNamed.length > 0 ||
-    units.some((s) => !hollowSet.has(s.text) && anyMatch(IMPLIED_CUES, s.text));
+    units.some(
+      (s) => !hollowSet.has(s.text) && !adviceSet.has(s.text) && anyMatch(IMPLIED_CUES, s.text),
+    );
 
   const hasOutput = signals.hasOutputSchema;
   const av = signals.annotationValues;
@@ -675,13 +681,18 @@ export function analyze(input: ToolJudgeInput): Analysis {
       }
     }
     if (Array.isArray(schema.enum)) {
-      for (const v of schema.enum) if (typeof v === 'string' || typeof v === 'number') facts.push(String(v));
+      for (const v of schema.enum)
+        if (typeof v === 'string' || typeof v === 'number') facts.push(String(v));
     }
     if (facts.length === 0) continue;
     const hit = units.find(
       (s) =>
         paramMentioned(s.text, name) &&
-        facts.some((f) => new RegExp(`(?:^|[^\\p{L}\\p{N}_.])${escapeRegExp(f)}(?![\\p{L}\\p{N}_])`, 'u').test(s.text)),
+        facts.some((f) =>
+          new RegExp(`(?:^|[^\\p{L}\\p{N}_.])${escapeRegExp(f)}(?![\\p{L}\\p{N}_])`, 'u').test(
+            s.text,
+          ),
+        ),
     );
     if (hit) restatedSchema.push({ name, sentence: hit.text });
   }
@@ -888,8 +899,12 @@ function usageGuidelines(a: Analysis): DimensionJudgement {
   if (not || a.implied) {
     const ev =
       not ??
-      a.units.find((s) => !a.hollowUsage.includes(s.text) && anyMatch(IMPLIED_CUES, s.text))
-        ?.text ??
+      a.units.find(
+        (s) =>
+          !a.hollowUsage.includes(s.text) &&
+          !a.paramAdvice.includes(s.text) &&
+          anyMatch(IMPLIED_CUES, s.text),
+      )?.text ??
       a.first;
     return judgement(
       3,
@@ -1079,7 +1094,7 @@ function conciseness(a: Analysis): DimensionJudgement {
     score -= a.wordCount > 250 ? 2 : 1;
     issues.push(`${a.wordCount} words is long for a tool description`);
   }
-  if (a.restatedSchema.length >= 2) {
+  if (a.restatedSchema.length >= 1) {
     score--;
     issues.push(
       `it repeats the schema's defaults or ranges for ${list(a.restatedSchema.slice(0, 3).map((r) => r.name))} (${q(a.restatedSchema[0]?.sentence ?? '', 50)})`,
@@ -1284,6 +1299,15 @@ export function judgeToolOffline(
       j.score = to;
       j.justification = `${j.justification} Calibrated to ${to} (the rules alone give ${from}): on the registry's published scores, definitions with this evidence score ${to > from ? 'higher' : 'lower'}.`;
       if (to < 5 && /^No change needed/.test(j.fix ?? '')) j.fix = raiseFix(d, a);
+    }
+    // Length is not conciseness: the registry's 5s are short, so no fitted weight may give a
+    // long description full marks.
+    const c = scores.conciseness_structure;
+    const cap = a.wordCount > 300 ? 3 : a.wordCount > 150 ? 4 : 5;
+    if (c.score > cap) {
+      c.score = cap;
+      c.justification = `${c.justification} Capped at ${cap}: ${a.wordCount} words is more than an agent needs to choose the tool.`;
+      if (/^No change needed/.test(c.fix ?? '')) c.fix = raiseFix('conciseness_structure', a);
     }
   }
   const entries = Object.entries(scores) as [Dimension, DimensionJudgement][];

@@ -69,7 +69,9 @@ export function mayOverlap(
 
 /** Name words that say nothing about what a tool is for. */
 const GENERIC_NAME_WORDS = new Set(
-  'get set list read write search find fetch create update delete run do tool mcp api by all one'.split(' '),
+  'get set list read write search find fetch create update delete run do tool mcp api by all one'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -82,7 +84,8 @@ export function shadowCandidates(tools: readonly PrefilterTool[]): ShadowCandida
   const out: ShadowCandidate[] = [];
   // A name word most of the server's tools share ("file" on a filesystem server) tells nothing.
   const df = new Map<string, number>();
-  for (const t of tools) for (const w of new Set(nameWordsShared(t.name))) df.set(w, (df.get(w) ?? 0) + 1);
+  for (const t of tools)
+    for (const w of new Set(nameWordsShared(t.name))) df.set(w, (df.get(w) ?? 0) + 1);
   const common = new Set(
     [...df].filter(([, n]) => tools.length >= 4 && n >= tools.length / 3).map(([w]) => w),
   );

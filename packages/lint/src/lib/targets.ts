@@ -216,12 +216,18 @@ export async function loadTarget(target: Target, options: LoadOptions = {}): Pro
       transport.stderr?.on('data', (chunk: Buffer) => {
         stderr = (stderr + chunk.toString('utf8')).slice(-2000);
       });
-      const loaded = await listOver(transport, `server "${line}"`, timeoutMs, (error) => {
-        const tail = stderr.trim()
-          ? `; its stderr ended with: ${stderr.trim().split('\n').slice(-3).join(' | ')}`
-          : '';
-        return `server "${line}" did not start or answer: ${(error as Error).message}${tail}`;
-      }, options.timeoutHint);
+      const loaded = await listOver(
+        transport,
+        `server "${line}"`,
+        timeoutMs,
+        (error) => {
+          const tail = stderr.trim()
+            ? `; its stderr ended with: ${stderr.trim().split('\n').slice(-3).join(' | ')}`
+            : '';
+          return `server "${line}" did not start or answer: ${(error as Error).message}${tail}`;
+        },
+        options.timeoutHint,
+      );
       return { ...loaded, source: line };
     }
     case 'url': {
@@ -234,11 +240,17 @@ export async function loadTarget(target: Target, options: LoadOptions = {}): Pro
       const transport = new StreamableHTTPClientTransport(url, {
         requestInit: { headers: target.headers ?? {} },
       });
-      const loaded = await listOver(transport, url.href, timeoutMs, (error) => {
-        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        const detail = cause?.code ?? cause?.message;
-        return `${url.href} did not answer as an MCP Streamable HTTP server: ${(error as Error).message}${detail ? ` (${detail})` : ''}`;
-      }, options.timeoutHint);
+      const loaded = await listOver(
+        transport,
+        url.href,
+        timeoutMs,
+        (error) => {
+          const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+          const detail = cause?.code ?? cause?.message;
+          return `${url.href} did not answer as an MCP Streamable HTTP server: ${(error as Error).message}${detail ? ` (${detail})` : ''}`;
+        },
+        options.timeoutHint,
+      );
       return { ...loaded, source: url.href };
     }
   }
