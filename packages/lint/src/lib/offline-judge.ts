@@ -267,8 +267,8 @@ export interface Analysis {
   siblings: string[];
   /** The unnamed sibling whose name is closest to this tool's (for fix suggestions). */
   nearestUnnamed: string | undefined;
-  /** Siblings that do the same kind of thing (read or write): the only fitting alternatives. */
-  sameMode: string[];
+  /** The first sibling that does the same kind of thing (read or write) and is not excluded. */
+  sameMode: (exclude?: readonly string[]) => string | undefined;
   /** Siblings named in a sentence with enough words to relate them to this tool. */
   siblingsNamed: string[];
   whenSentences: string[];
@@ -325,9 +325,17 @@ const IMPERATIVES = new Set([
   'nunca',
 ]);
 
-/** True when a tool name reads as a state change (`create_directory`, `writeFile`). */
+const NAME_WRITES = new Map<string, boolean>();
+
+/** True when a tool name reads as a state change (`create_directory`, `writeFile`); memoized. */
 function nameWrites(name: string): boolean {
-  return nameWordsShared(name).some((w) => isMutationVerb(w));
+  let v = NAME_WRITES.get(name);
+  if (v === undefined) {
+    v = nameWordsShared(name).some((w) => isMutationVerb(w));
+    if (NAME_WRITES.size >= 10_000) NAME_WRITES.clear();
+    NAME_WRITES.set(name, v);
+  }
+  return v;
 }
 
 /**
@@ -341,12 +349,12 @@ export function nearestSibling(name: string, siblings: readonly string[]): strin
   let best: string | undefined;
   let bestScore = -1;
   for (const s of siblings) {
-    if (nameWrites(s) !== mode) continue;
     const theirs = nameWordsShared(s);
     let shared = 0;
     for (const w of theirs) if (mine.has(w)) shared++;
     const score = shared / (mine.size + theirs.length - shared || 1);
-    if (score > bestScore) {
+    // The mode check is dearer than the overlap: only run it for a sibling that would win.
+    if (score > bestScore && nameWrites(s) === mode) {
       best = s;
       bestScore = score;
     }
@@ -516,7 +524,8 @@ export function analyze(input: ToolJudgeInput): Analysis {
     isTokenName(s) ? descTokens.has(s.toLowerCase()) : mentions(description, s),
   );
   const namedSet = new Set(named);
-  const sameMode = siblings.filter((x) => nameWrites(x) === nameWrites(tool.name));
+  const sameMode = (exclude: readonly string[] = []) =>
+    siblings.find((x) => !exclude.includes(x) && nameWrites(x) === nameWrites(tool.name));
   const nearestUnnamed = nearestSibling(
     tool.name,
     siblings.filter((s) => !namedSet.has(s)),
@@ -840,12 +849,12 @@ function purpose(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
     `${lead} ${why}`,
     siblings.length === 0
       ? 'Add the scope to the first sentence: by what key, from where, one item or many.'
-      : `Name the nearest sibling and the boundary, e.g. "for <other need>, use ${a.nearestUnnamed ?? a.sameMode[0] ?? '<sibling for that need>'} instead".`,
+      : `Name the nearest sibling and the boundary, e.g. "for <other need>, use ${a.nearestUnnamed ?? a.sameMode() ?? '<sibling for that need>'} instead".`,
   );
 }
 
 function usageGuidelines(a: Analysis): DimensionJudgement {
-  const near = a.nearestUnnamed ?? a.sameMode.find((s) => !a.siblingsInUsage.includes(s));
+  const near = a.nearestUnnamed ?? a.sameMode(a.siblingsInUsage);
   if (a.degenerate) {
     return judgement(
       1,
@@ -1259,14 +1268,16 @@ function raiseFix(d: Dimension, a: Analysis): string {
   switch (d) {
     case 'purpose_clarity':
       return a.siblings.length
-        ? `Say in the first sentence how it differs from ${a.nearestUnnamed ?? a.sameMode[0] ?? a.siblings[0]}.`
+        ? `Say in the first sentence how it differs from ${a.nearestUnnamed ?? a.sameMode() ?? a.siblings[0]}.`
         : 'Make the first sentence name the resource and the scope precisely (which item, by what key).';
     case 'usage_guidelines':
       return 'Add one sentence on when to call it and one on when not, naming the alternative.';
     case 'behavioral_transparency':
       return 'State one more fact an agent cannot see: a limit, what an error contains, or what it changes.';
     case 'parameter_semantics':
-      return 'Explain where each parameter value comes from and how the parameters interact.';
+      return a.params.length === 0
+        ? 'With no parameters, say what one call covers (which items, in what order, how many) so an agent knows no input is needed.'
+        : 'Explain where each parameter value comes from and how the parameters interact.';
     case 'conciseness_structure':
       return a.wordCount > 60
         ? `Cut it toward 60 words: ${a.wordCount} words is more than an agent needs to choose the tool.`
@@ -1289,6 +1300,11 @@ export function judgeToolOffline(
   if (weights && !a.degenerate) {
     const rules = Object.fromEntries(DIMENSIONS.map((d) => [d, scores[d].score])) as RuleScores;
     const predicted = predictScores(weights, featureVector(a, input, rules), rules);
+    // Length is not conciseness: the registry's 5s are short, so no fitted weight may give a
+    // long description full marks.
+    const cap = a.wordCount > 300 ? 3 : a.wordCount > 150 ? 4 : 5;
+    const capped = predicted.conciseness_structure > cap;
+    if (capped) predicted.conciseness_structure = cap;
     for (const d of DIMENSIONS) {
       // A contradiction with the annotations is a hard finding, not a matter of calibration.
       if (d === 'behavioral_transparency' && a.contradiction) continue;
@@ -1297,17 +1313,11 @@ export function judgeToolOffline(
       if (to === j.score) continue;
       const from = j.score;
       j.score = to;
-      j.justification = `${j.justification} Calibrated to ${to} (the rules alone give ${from}): on the registry's published scores, definitions with this evidence score ${to > from ? 'higher' : 'lower'}.`;
+      j.justification =
+        d === 'conciseness_structure' && capped
+          ? `${j.justification} Capped at ${to}: ${a.wordCount} words is more than an agent needs to choose the tool.`
+          : `${j.justification} Calibrated to ${to} (the rules alone give ${from}): on the registry's published scores, definitions with this evidence score ${to > from ? 'higher' : 'lower'}.`;
       if (to < 5 && /^No change needed/.test(j.fix ?? '')) j.fix = raiseFix(d, a);
-    }
-    // Length is not conciseness: the registry's 5s are short, so no fitted weight may give a
-    // long description full marks.
-    const c = scores.conciseness_structure;
-    const cap = a.wordCount > 300 ? 3 : a.wordCount > 150 ? 4 : 5;
-    if (c.score > cap) {
-      c.score = cap;
-      c.justification = `${c.justification} Capped at ${cap}: ${a.wordCount} words is more than an agent needs to choose the tool.`;
-      if (/^No change needed/.test(c.fix ?? '')) c.fix = raiseFix('conciseness_structure', a);
     }
   }
   const entries = Object.entries(scores) as [Dimension, DimensionJudgement][];
