@@ -353,8 +353,9 @@ export function nearestSibling(name: string, siblings: readonly string[]): strin
     let shared = 0;
     for (const w of theirs) if (mine.has(w)) shared++;
     const score = shared / (mine.size + theirs.length - shared || 1);
-    // The mode check is dearer than the overlap: only run it for a sibling that would win.
-    if (score > bestScore && nameWrites(s) === mode) {
+    // The mode check is dearer than the overlap: only run it for a sibling that would win. A
+    // sibling that shares no name word is no nearer than any other and is not suggested.
+    if (score > 0 && score > bestScore && nameWrites(s) === mode) {
       best = s;
       bestScore = score;
     }
@@ -854,7 +855,7 @@ function purpose(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
 }
 
 function usageGuidelines(a: Analysis): DimensionJudgement {
-  const near = a.nearestUnnamed ?? a.sameMode(a.siblingsInUsage);
+  const near = a.nearestUnnamed;
   if (a.degenerate) {
     return judgement(
       1,
