@@ -115,6 +115,7 @@ const lintIo = (io: Io) => ({
       );
     },
   },
+  program: 'lectern',
 });
 
 const defaultIo: Io = {

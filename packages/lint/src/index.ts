@@ -16,7 +16,11 @@ export {
   type CalibrationResult,
   type CalibrationRow,
   calibrate,
+  type DimensionAgreement,
+  definitionKey,
   formatCalibration,
+  type NoiseFloor,
+  noiseFloor,
   parseCalibrationJsonl,
 } from './lib/calibrate.js';
 export { canonicalJson, inputHash, sortKeysDeep } from './lib/canonical.js';
@@ -62,7 +66,21 @@ export {
   ServerReplySchema,
   ToolReplySchema,
 } from './lib/llm-judge.js';
-export { isKeywordList, judgeToolOffline, OfflineJudge } from './lib/offline-judge.js';
+export {
+  checkWeights,
+  defaultWeights,
+  FEATURE_NAMES,
+  type LinearDimensionModel,
+  type MapDimensionModel,
+  type ModelWeights,
+} from './lib/model.js';
+export {
+  isKeywordList,
+  judgeToolOffline,
+  judgeToolRules,
+  OfflineJudge,
+  toolFeatures,
+} from './lib/offline-judge.js';
 export {
   PROMPT_VERSION,
   SERVER_SYSTEM_PROMPT,
@@ -82,6 +100,8 @@ export {
 export { assertToolList, type ScoreOptions, scoreTool, scoreTools } from './lib/score.js';
 export {
   isShadowCandidate,
+  mayOverlap,
+  type PrefilterTool,
   type ServerOptions,
   scoreServer,
   shadowCandidates,
@@ -132,4 +152,13 @@ export {
   type ToolJudgement,
   type ToolScore,
 } from './lib/types.js';
-export { type CliIo, EXIT, LINT_VERSION, runLintCli, splitCommand, USAGE } from './run-cli.js';
+export {
+  type CliIo,
+  DEFAULT_TIMEOUT_MS,
+  EXIT,
+  LINT_VERSION,
+  runLintCli,
+  splitCommand,
+  USAGE,
+  usageText,
+} from './run-cli.js';

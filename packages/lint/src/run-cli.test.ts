@@ -199,6 +199,8 @@ describe('lectern-lint lint', () => {
       const hung = await run('lint', url, '--timeout', '500');
       expect(hung.code).toBe(2);
       expect(hung.stderr).toContain('did not complete the MCP handshake within 500 ms');
+      // The message says how to wait longer.
+      expect(hung.stderr).toContain('--timeout');
     } finally {
       silent.closeAllConnections();
       await new Promise<void>((r) => silent.close(() => r()));
@@ -234,6 +236,54 @@ describe('lectern-lint lint', () => {
       `"${process.execPath}" "${server}"`,
     );
     expect(JSON.parse(b.stdout).tools).toHaveLength(3);
+    // A live server has no file: SARIF results carry a logical location only...
+    const sarif = JSON.parse(
+      (await run('lint', '--format', 'sarif', '--min-tdqs', '5', '--', process.execPath, server))
+        .stdout,
+    );
+    const locations = sarif.runs[0].results.flatMap((r: { locations: unknown[] }) => r.locations);
+    expect(locations.length).toBeGreaterThan(0);
+    for (const l of locations) {
+      expect(l).not.toHaveProperty('physicalLocation');
+      expect(l).toHaveProperty('logicalLocations');
+    }
+    // ...unless --location names a file.
+    const located = JSON.parse(
+      (
+        await run(
+          'lint',
+          '--format',
+          'sarif',
+          '--min-tdqs',
+          '5',
+          '--location',
+          'src/server.ts',
+          '--',
+          process.execPath,
+          server,
+        )
+      ).stdout,
+    );
+    expect(located.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe(
+      'src/server.ts',
+    );
+  });
+
+  it('names the command the user typed in help and errors', async () => {
+    let out = '';
+    let err = '';
+    const io = {
+      stdout: { write: (s: string) => (out += s) },
+      stderr: { write: (s: string) => (err += s) },
+      program: 'lectern',
+    };
+    expect(await runLintCli(['lint', '--help'], io)).toBe(0);
+    expect(out).toContain('lectern lint [target] [options]');
+    expect(out).not.toContain('lectern-lint');
+    expect(await runLintCli(['lint', '--bogus'], io)).toBe(2);
+    expect(err).toMatch(/^lectern: /);
+    expect(err).toContain('Run "lectern --help"');
+    expect((await run('--help')).stdout).toContain('lectern-lint lint [target]');
   });
 });
 
@@ -309,10 +359,26 @@ describe('lectern-lint snapshot, diff and calibrate', () => {
     expect(r.stdout).toContain('First observed v0.1.0 Nov 5, 2026');
   });
 
+  it('tells two snapshots of the same version apart by their file names', async () => {
+    const a = join(dir, 'before.json');
+    const b = join(dir, 'after.json');
+    const tools = (description: string) => ({
+      server: { name: 'x', version: '0.2.0' },
+      tools: [{ name: 't', description, inputSchema: { type: 'object', properties: {} } }],
+    });
+    writeFileSync(a, JSON.stringify(tools('Read one note.')));
+    writeFileSync(b, JSON.stringify(tools('Read one note by id.')));
+    const r = await run('diff', a, b);
+    expect(r.stdout).toContain('Schema changelog before.json -> after.json');
+    expect(r.stdout).not.toContain('v0.2.0 -> v0.2.0');
+    const md = await run('diff', a, b, '--format', 'markdown', '--old-label', 'v0.2.0');
+    expect(md.stdout).toContain('v0.2.0 → after.json');
+  });
+
   it('prints calibration tables and checks the bounds', async () => {
     const r = await run('calibrate', calibration, '--check');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/purpose_clarity\s+\d\/5/);
+    expect(r.stdout).toMatch(/purpose_clarity\s+5\s+\d\/5/);
     expect(r.stdout).toContain('all examples within bounds');
     const json = JSON.parse((await run('calibrate', calibration, '--format', 'json')).stdout);
     expect(json.count).toBe(5);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '@lectern/core';
 import { TIER_ORDER } from './lib/arithmetic.js';
@@ -37,7 +37,15 @@ export interface CliIo {
   stdin?: NodeJS.ReadableStream;
   /** Environment for the LLM judge settings. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The command the user typed, for usage and error messages (default `lectern-lint`); the
+   * `lectern` app passes `lectern`, so `lectern lint --help` names `lectern lint`.
+   */
+  program?: string;
 }
+
+/** The default connect and list timeout for live targets: a first `npx` run can be slow. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Exit codes of the CLI. */
 export const EXIT = { ok: 0, belowThreshold: 1, unusable: 2 } as const;
@@ -55,15 +63,17 @@ export const LINT_VERSION: string = (() => {
   }
 })();
 
-/** The `--help` text. */
-export const USAGE = `lectern-lint ${LINT_VERSION}: TDQS scoring and schema changelogs for MCP tools
+/** The `--help` text for `program` (default `lectern-lint`). */
+export function usageText(program = 'lectern-lint'): string {
+  const p = program;
+  return `${p} ${LINT_VERSION}: TDQS scoring and schema changelogs for MCP tools
 
 Usage:
-  lectern-lint lint [target] [options]        score every tool and the server
-  lectern-lint lint [options] -- <command...> score a stdio server started by <command>
-  lectern-lint snapshot <target> [--output F]  write tools/list as canonical JSON
-  lectern-lint diff <old> <new> [options]      schema changelog between two snapshots/targets
-  lectern-lint calibrate <file.jsonl> [--check] compare the judge with published scores
+  ${p} lint [target] [options]        score every tool and the server
+  ${p} lint [options] -- <command...> score a stdio server started by <command>
+  ${p} snapshot <target> [--output F]  write tools/list as canonical JSON
+  ${p} diff <old> <new> [options]      schema changelog between two snapshots/targets
+  ${p} calibrate <file.jsonl> [--check] compare the judge with published scores
 
 Targets: a tools/list JSON file ({ "tools": [...] } or an array), "-" for standard input,
 an http(s) URL (Streamable HTTP), or a .js/.mjs module exporting tool definitions.
@@ -86,7 +96,7 @@ Lint options:
   --header "K: V"        HTTP header for URL targets (repeatable)
   --export NAME          module export to read (a function is called with --args)
   --args JSON            JSON array of arguments for --export
-  --timeout MS           connect/list timeout for live servers (default 15000)
+  --timeout MS           connect/list timeout for live servers (default 60000)
   --location FILE        file that SARIF/GitHub results point at (default the target file)
 
 Diff options:
@@ -96,12 +106,21 @@ Diff options:
 
 Calibrate options:
   --format text|json     output format (default text)
-  --check                exit 1 when any example is outside ±1 per dimension, ±0.3 TDQS or its tier
+  --split dev|test       only the examples of that part of the corpus
+  --check                exit 1 when any example is outside ±1 per dimension, ±0.3 TDQS or its
+                         tier; with --max-tdqs-mae, exit 1 when the TDQS MAE is above N instead
+  --max-tdqs-mae N       the TDQS MAE --check allows
+  --rows N               list only the N worst examples (default: all)
+  --rules-only           score with the rules alone, without the fitted models
   --judge, --llm-*       calibrate the LLM judge instead of the offline one
 
 Every command takes --output FILE; --help and --version print and exit 0.
 Exit codes: 0 pass, 1 below a threshold, 2 unusable input or usage error.
 `;
+}
+
+/** The `--help` text of the \`lectern-lint\` command. */
+export const USAGE = usageText();
 
 class UsageError extends Error {}
 
@@ -172,6 +191,10 @@ const OPTIONS = {
   changeset: { type: 'string' },
   'changeset-dir': { type: 'string' },
   check: { type: 'boolean' },
+  split: { type: 'string' },
+  'max-tdqs-mae': { type: 'string' },
+  rows: { type: 'string' },
+  'rules-only': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -269,7 +292,8 @@ function targetFrom(spec: string | undefined, command: string[] | undefined, v: 
 
 async function load(target: Target, v: Values, io: CliIo): Promise<LoadedTools> {
   return loadTarget(target, {
-    timeoutMs: num(v.timeout, '--timeout') ?? 15_000,
+    timeoutMs: num(v.timeout, '--timeout') ?? DEFAULT_TIMEOUT_MS,
+    timeoutHint: 'raise it with --timeout MS',
     readStdin: () => readStream(io.stdin ?? process.stdin),
   });
 }
@@ -319,7 +343,9 @@ async function cmdLint(
   if (v.sarif) await writeFileAtomic(resolve(v.sarif), formatReport(report, 'sarif', loc));
   if (v.markdown) await appendFile(resolve(v.markdown), formatReport(report, 'markdown', loc));
   if (!report.thresholds.passed && format !== 'text') {
-    io.stderr.write(`lectern-lint: ${report.thresholds.failures.length} threshold violation(s)\n`);
+    io.stderr.write(
+      `${io.program ?? 'lectern-lint'}: ${report.thresholds.failures.length} threshold violation(s)\n`,
+    );
   }
   return report.thresholds.passed ? EXIT.ok : EXIT.belowThreshold;
 }
@@ -350,8 +376,7 @@ async function snapshotOf(spec: string, v: Values, io: CliIo): Promise<Snapshot>
 }
 
 async function cmdDiff(positionals: string[], v: Values, io: CliIo): Promise<number> {
-  if (positionals.length !== 2)
-    throw new UsageError('diff needs two targets: lectern-lint diff <old> <new>.');
+  if (positionals.length !== 2) throw new UsageError('diff needs two targets: <old> <new>.');
   const format = v.format ?? 'text';
   if (!['text', 'json', 'markdown'].includes(format)) {
     throw new UsageError(`diff --format must be text, json or markdown, got "${format}".`);
@@ -360,9 +385,18 @@ async function cmdDiff(positionals: string[], v: Values, io: CliIo): Promise<num
     snapshotOf(positionals[0] as string, v, io),
     snapshotOf(positionals[1] as string, v, io),
   ]);
+  // Two snapshots that report the same version (or none) are told apart by their file names.
+  const sameVersion = (a.server?.version ?? null) === (b.server?.version ?? null);
+  const fileLabel = (spec: string) =>
+    /^https?:\/\//i.test(spec) || spec === '-' ? undefined : basename(spec);
+  const oldAuto = sameVersion ? fileLabel(positionals[0] as string) : undefined;
+  const newAuto = sameVersion ? fileLabel(positionals[1] as string) : undefined;
+  const distinct = oldAuto && newAuto && oldAuto !== newAuto;
+  const oldLabel = v['old-label'] ?? (distinct ? oldAuto : undefined);
+  const newLabel = v['new-label'] ?? (distinct ? newAuto : undefined);
   const diff = diffSnapshots(a, b, {
-    ...(v['old-label'] ? { oldLabel: v['old-label'] } : {}),
-    ...(v['new-label'] ? { newLabel: v['new-label'] } : {}),
+    ...(oldLabel ? { oldLabel } : {}),
+    ...(newLabel ? { newLabel } : {}),
   });
   const dates = {
     ...(v['old-date'] ? { oldDate: v['old-date'] } : {}),
@@ -383,7 +417,9 @@ async function cmdDiff(positionals: string[], v: Values, io: CliIo): Promise<num
       throw new UsageError((error as Error).message);
     }
     if (body === null) {
-      io.stderr.write('lectern-lint: no schema changes; no changeset written.\n');
+      io.stderr.write(
+        `${io.program ?? 'lectern-lint'}: no schema changes; no changeset written.\n`,
+      );
     } else {
       const dir = resolve(v['changeset-dir'] ?? '.changeset');
       mkdirSync(dir, { recursive: true });
@@ -394,7 +430,7 @@ async function cmdDiff(positionals: string[], v: Values, io: CliIo): Promise<num
       const hash = createHash('sha256').update(body).digest('hex').slice(0, 8);
       const file = join(dir, `schema-${slug}-${hash}.md`);
       await writeFileAtomic(file, body);
-      io.stderr.write(`lectern-lint: wrote ${file} (${diff.bump})\n`);
+      io.stderr.write(`${io.program ?? 'lectern-lint'}: wrote ${file} (${diff.bump})\n`);
     }
   }
   return EXIT.ok;
@@ -403,6 +439,15 @@ async function cmdDiff(positionals: string[], v: Values, io: CliIo): Promise<num
 async function cmdCalibrate(positionals: string[], v: Values, io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('calibrate needs one JSONL file.');
   const file = positionals[0] as string;
+  const split = v.split;
+  if (split !== undefined && split !== 'dev' && split !== 'test') {
+    throw new UsageError(`--split must be dev or test, got "${split}".`);
+  }
+  const maxMae = num(v['max-tdqs-mae'], '--max-tdqs-mae');
+  const rows = num(v.rows, '--rows');
+  if (rows !== undefined && (!Number.isInteger(rows) || rows < 0)) {
+    throw new UsageError('--rows needs a whole number of examples.');
+  }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -415,16 +460,42 @@ async function cmdCalibrate(positionals: string[], v: Values, io: CliIo): Promis
   } catch (error) {
     throw new TargetError(`${file}: ${(error as Error).message}`);
   }
-  const result = await calibrate(examples, { judge: judgeFrom(v, io.env ?? process.env) });
+  if (split) {
+    examples = examples.filter((e) => e.split === split);
+    if (examples.length === 0)
+      throw new TargetError(`${file} has no examples in the ${split} part.`);
+  }
+  const judge = v['rules-only']
+    ? (() => {
+        if (v.judge && v.judge !== 'offline')
+          throw new UsageError('--rules-only applies to the offline judge only.');
+        return new OfflineJudge({ weights: null });
+      })()
+    : judgeFrom(v, io.env ?? process.env);
+  const result = await calibrate(examples, { judge });
   const format = v.format ?? 'text';
   if (format !== 'text' && format !== 'json')
     throw new UsageError('calibrate --format must be text or json.');
-  await emit(
-    format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : formatCalibration(result),
-    v.output,
-    io,
-  );
-  return v.check && !result.allWithinBounds ? EXIT.belowThreshold : EXIT.ok;
+  let out =
+    format === 'json'
+      ? `${JSON.stringify(result, null, 2)}\n`
+      : formatCalibration(result, rows !== undefined ? { maxRows: rows } : {});
+  let failed = false;
+  if (v.check && maxMae !== undefined) {
+    if (result.tdqsMae === null) {
+      throw new TargetError(
+        `${file}: no example shows a published TDQS, so --max-tdqs-mae cannot be checked.`,
+      );
+    }
+    failed = result.tdqsMae > maxMae + 1e-9;
+    if (format === 'text') {
+      out += `check: TDQS MAE ${result.tdqsMae.toFixed(3)} ${failed ? 'is above' : 'is within'} the allowed ${maxMae.toFixed(3)}\n`;
+    }
+  } else if (v.check) {
+    failed = !result.allWithinBounds;
+  }
+  await emit(out, v.output, io);
+  return failed ? EXIT.belowThreshold : EXIT.ok;
 }
 
 /**
@@ -437,6 +508,7 @@ export async function runLintCli(
   argv: readonly string[],
   io: CliIo = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
+  const program = io.program ?? 'lectern-lint';
   const dash = argv.indexOf('--');
   const head = dash >= 0 ? argv.slice(0, dash) : [...argv];
   const command = dash >= 0 ? argv.slice(dash + 1) : undefined;
@@ -454,7 +526,7 @@ export async function runLintCli(
       return EXIT.ok;
     }
     if (values.help || sub === undefined || sub === 'help') {
-      io.stdout.write(USAGE);
+      io.stdout.write(usageText(program));
       return sub === undefined && !values.help ? EXIT.unusable : EXIT.ok;
     }
     let cmd = command;
@@ -480,14 +552,14 @@ export async function runLintCli(
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`lectern-lint: ${error.message}\nRun "lectern-lint --help" for usage.\n`);
+      io.stderr.write(`${program}: ${error.message}\nRun "${program} --help" for usage.\n`);
       return EXIT.unusable;
     }
     if (error instanceof TargetError) {
-      io.stderr.write(`lectern-lint: ${error.message}\n`);
+      io.stderr.write(`${program}: ${error.message}\n`);
       return EXIT.unusable;
     }
-    io.stderr.write(`lectern-lint: ${(error as Error).message ?? String(error)}\n`);
+    io.stderr.write(`${program}: ${(error as Error).message ?? String(error)}\n`);
     return EXIT.unusable;
   }
 }

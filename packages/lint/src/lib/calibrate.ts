@@ -1,56 +1,86 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { computeTdqs, TIER_ORDER, tierOf } from './arithmetic.js';
 import { OfflineJudge } from './offline-judge.js';
 import { scoreTool } from './score.js';
 import { DIMENSIONS, type Dimension, type Judge, type Tier, type ToolInput } from './types.js';
 
 const dimScore = z.number().int().min(1).max(5);
+const tierSchema = z.enum(['A', 'B', 'C', 'D', 'F']);
 
-/** One scored example in a calibration JSONL file (one JSON object per line). */
-export const CalibrationExampleSchema = z.object({
-  id: z.string().describe('Stable identifier of the example, e.g. "000".'),
-  source: z.string().optional().describe('Where the published scores come from.'),
-  server: z.string().optional().describe('The server the tool belongs to.'),
-  tool: z
-    .object({
-      name: z.string().min(1).describe('Tool name.'),
-      title: z.string().nullable().optional().describe('Display title, if any.'),
-      description: z.string().nullable().optional().describe('The description being scored.'),
-      inputSchema: z
-        .record(z.string(), z.unknown())
-        .nullable()
-        .optional()
-        .describe('Input JSON Schema.'),
-      outputSchema: z
-        .record(z.string(), z.unknown())
-        .nullable()
-        .optional()
-        .describe('Output JSON Schema.'),
-      annotations: z
-        .record(z.string(), z.unknown())
-        .nullable()
-        .optional()
-        .describe('MCP annotations.'),
-    })
-    .loose()
-    .describe('The tool definition as tools/list shows it.'),
-  siblingToolNames: z
-    .array(z.string())
-    .default([])
-    .describe('Names of the other tools on the server.'),
-  published: z
-    .object({
-      scores: z.object(
-        Object.fromEntries(DIMENSIONS.map((d) => [d, dimScore])) as Record<
-          Dimension,
-          typeof dimScore
-        >,
-      ),
-      tdqs: z.number().min(1).max(5).describe('Published TDQS.'),
-      tier: z.enum(['A', 'B', 'C', 'D', 'F']).describe('Published tier.'),
-    })
-    .describe('The published per-dimension scores, TDQS and tier.'),
-  note: z.string().optional().describe('Anything a reader should know about the example.'),
-});
+/**
+ * One scored example in a calibration JSONL file (one JSON object per line). Published pages
+ * often show only some dimensions (and not always the overall score): record what is visible;
+ * every statistic is computed on the rows that show it.
+ */
+export const CalibrationExampleSchema = z
+  .object({
+    id: z.string().describe('Stable identifier of the example, e.g. "000".'),
+    source: z.string().optional().describe('Where the published scores come from.'),
+    seen: z.string().optional().describe('The date the published scores were seen.'),
+    server: z.string().optional().describe('The server the tool belongs to.'),
+    group: z
+      .string()
+      .optional()
+      .describe('Split group: servers that publish the same definition share one.'),
+    split: z
+      .enum(['dev', 'test'])
+      .optional()
+      .describe('Which part of the corpus the example belongs to (fit on dev, report on test).'),
+    fold: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .optional()
+      .describe('Cross-validation fold of a dev example.'),
+    tool: z
+      .object({
+        name: z.string().min(1).describe('Tool name.'),
+        title: z.string().nullable().optional().describe('Display title, if any.'),
+        description: z.string().nullable().optional().describe('The description being scored.'),
+        inputSchema: z
+          .record(z.string(), z.unknown())
+          .nullable()
+          .optional()
+          .describe('Input JSON Schema.'),
+        outputSchema: z
+          .record(z.string(), z.unknown())
+          .nullable()
+          .optional()
+          .describe('Output JSON Schema.'),
+        annotations: z
+          .record(z.string(), z.unknown())
+          .nullable()
+          .optional()
+          .describe('MCP annotations.'),
+      })
+      .loose()
+      .describe('The tool definition as tools/list shows it.'),
+    siblingToolNames: z
+      .array(z.string())
+      .default([])
+      .describe('Names of the other tools on the server.'),
+    published: z
+      .object({
+        scores: z
+          .object(
+            Object.fromEntries(DIMENSIONS.map((d) => [d, dimScore.optional()])) as Record<
+              Dimension,
+              z.ZodOptional<typeof dimScore>
+            >,
+          )
+          .describe('The dimension scores the page shows (any subset).'),
+        tdqs: z.number().min(1).max(5).optional().describe('Published TDQS, when shown.'),
+        tier: tierSchema.optional().describe('Published tier, when shown.'),
+      })
+      .refine((p) => Object.keys(p.scores).length > 0 || p.tdqs !== undefined, {
+        message: 'published needs at least one dimension score or the TDQS',
+      })
+      .describe('The published per-dimension scores, TDQS and tier.'),
+    note: z.string().optional().describe('Anything a reader should know about the example.'),
+  })
+  .loose();
 
 /** A parsed calibration example. */
 export type CalibrationExample = z.infer<typeof CalibrationExampleSchema>;
@@ -83,32 +113,153 @@ export function parseCalibrationJsonl(text: string): CalibrationExample[] {
 export interface CalibrationRow {
   id: string;
   tool: string;
-  published: { scores: Record<Dimension, number>; tdqs: number; tier: Tier };
+  server?: string;
+  published: { scores: Partial<Record<Dimension, number>>; tdqs?: number; tier?: Tier };
   predicted: { scores: Record<Dimension, number>; tdqs: number; tier: Tier };
-  /** Predicted minus published TDQS, to one decimal. */
-  tdqsDelta: number;
-  /** Largest |predicted − published| over the six dimensions. */
+  /** Predicted minus published TDQS, to one decimal (null when the TDQS is not published). */
+  tdqsDelta: number | null;
+  /** Largest |predicted − published| over the dimensions the page shows. */
   maxDimensionError: number;
-  sameTier: boolean;
-  /** Within ±1 per dimension, ±0.3 TDQS and the same tier. */
+  /** Same tier as published (null when the tier is not published). */
+  sameTier: boolean | null;
+  /** Within ±1 on every shown dimension, ±0.3 TDQS and the same tier (when shown). */
   withinBounds: boolean;
+}
+
+/** Agreement on one dimension, over the examples that show it. */
+export interface DimensionAgreement {
+  /** Examples that show this dimension. */
+  n: number;
+  exactMatch: number;
+  exactMatchRate: number;
+  /** Share of examples within ±1. */
+  withinOneRate: number;
+  mae: number;
+  /** Mean predicted minus published (positive = the judge scores high). */
+  bias: number;
+}
+
+/** The registry's own disagreement with itself, from repeated observations of one definition. */
+export interface NoiseFloor {
+  /** Definitions observed more than once (same name, description, schema and annotations). */
+  repeatedDefinitions: number;
+  /** Observations in those groups. */
+  observations: number;
+  /**
+   * Per dimension: mean absolute difference between an observation and the others of its group
+   * (the best a deterministic judge could do on that dimension), and how many pairs it uses.
+   */
+  dimensions: Record<Dimension, { pairs: number; meanAbsDiff: number }>;
+  /** The same for the overall score, plus the TDQS MAE of always answering the group mean. */
+  tdqs: { pairs: number; meanAbsDiff: number; maeToGroupMean: number };
 }
 
 /** Calibration summary over a set of examples. */
 export interface CalibrationResult {
   judge: string;
   count: number;
-  dimensions: Record<Dimension, { exactMatch: number; exactMatchRate: number; mae: number }>;
-  tdqsMae: number;
+  dimensions: Record<Dimension, DimensionAgreement>;
+  /** Share of all shown dimension scores that are within ±1. */
+  withinOneRate: number;
+  /** TDQS MAE over the examples that show the overall score (null when none does). */
+  tdqsMae: number | null;
+  tdqsCount: number;
+  /** Share of examples with a published tier that land in the same tier. */
+  tierAgreement: number | null;
+  /** confusion[published][predicted] counts, over the examples with a published tier. */
+  tierConfusion: Record<Tier, Record<Tier, number>>;
+  noise: NoiseFloor | null;
   rows: CalibrationRow[];
   allWithinBounds: boolean;
 }
 
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Identity of a definition: two observations with the same key are repeats of one tool. */
+export function definitionKey(ex: Pick<CalibrationExample, 'tool'>): string {
+  const t = ex.tool;
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        t.name,
+        t.title ?? null,
+        t.description ?? null,
+        t.inputSchema ?? null,
+        t.outputSchema ?? null,
+        t.annotations ?? null,
+      ]),
+    )
+    .digest('hex');
+}
+
+/**
+ * Measures the registry's own noise: for every definition observed more than once, the mean
+ * absolute difference between each pair of its observations, per dimension and for the TDQS.
+ * Returns null when no definition repeats.
+ */
+export function noiseFloor(examples: readonly CalibrationExample[]): NoiseFloor | null {
+  const groups = new Map<string, CalibrationExample[]>();
+  for (const ex of examples) {
+    const k = definitionKey(ex);
+    groups.set(k, [...(groups.get(k) ?? []), ex]);
+  }
+  const repeated = [...groups.values()].filter((g) => g.length > 1);
+  if (repeated.length === 0) return null;
+  const pairStats = (values: number[][]) => {
+    let pairs = 0;
+    let sum = 0;
+    for (const g of values) {
+      for (let i = 0; i < g.length; i++) {
+        for (let j = i + 1; j < g.length; j++) {
+          pairs++;
+          sum += Math.abs((g[i] as number) - (g[j] as number));
+        }
+      }
+    }
+    return { pairs, meanAbsDiff: pairs ? round3(sum / pairs) : 0 };
+  };
+  const dimensions = Object.fromEntries(
+    DIMENSIONS.map((d) => [
+      d,
+      pairStats(
+        repeated.map((g) =>
+          g.map((e) => e.published.scores[d]).filter((v): v is number => v !== undefined),
+        ),
+      ),
+    ]),
+  ) as NoiseFloor['dimensions'];
+  const tdqsGroups = repeated.map((g) =>
+    g.map((e) => e.published.tdqs).filter((v): v is number => v !== undefined),
+  );
+  let n = 0;
+  let abs = 0;
+  for (const g of tdqsGroups) {
+    if (g.length < 2) continue;
+    const mean = g.reduce((a, b) => a + b, 0) / g.length;
+    for (const v of g) {
+      n++;
+      abs += Math.abs(v - mean);
+    }
+  }
+  return {
+    repeatedDefinitions: repeated.length,
+    observations: repeated.reduce((a, g) => a + g.length, 0),
+    dimensions,
+    tdqs: { ...pairStats(tdqsGroups), maeToGroupMean: n ? round3(abs / n) : 0 },
+  };
+}
+
+function emptyConfusion(): Record<Tier, Record<Tier, number>> {
+  return Object.fromEntries(
+    TIER_ORDER.map((p) => [p, Object.fromEntries(TIER_ORDER.map((q) => [q, 0]))]),
+  ) as Record<Tier, Record<Tier, number>>;
+}
+
 /**
  * Scores each example with `judge` (the offline judge by default) and compares against the
- * published scores: per-dimension exact matches and mean absolute error, per-example TDQS delta,
- * tier agreement, and whether each example is within ±1 per dimension and ±0.3 TDQS with the
- * same tier.
+ * published scores, on what each example shows: per dimension exact matches, share within ±1,
+ * mean absolute error and bias; overall TDQS MAE, tier agreement and the tier confusion matrix;
+ * and, when definitions repeat, the registry's own noise floor.
  */
 export async function calibrate(
   examples: readonly CalibrationExample[],
@@ -118,70 +269,176 @@ export async function calibrate(
   const rows: CalibrationRow[] = [];
   for (const ex of examples) {
     const score = await scoreTool(ex.tool as ToolInput, ex.siblingToolNames, { judge });
-    const errors = DIMENSIONS.map((d) => Math.abs(score.scores[d] - ex.published.scores[d]));
-    const delta = Math.round((score.tdqs - ex.published.tdqs) * 10) / 10;
-    const maxErr = Math.max(...errors);
-    const sameTier = score.tier === ex.published.tier;
+    const shown = DIMENSIONS.filter((d) => ex.published.scores[d] !== undefined);
+    const errors = shown.map((d) => Math.abs(score.scores[d] - (ex.published.scores[d] as number)));
+    const published = ex.published;
+    const tier = published.tier ?? (published.tdqs !== undefined ? tierOf(published.tdqs) : null);
+    const delta =
+      published.tdqs !== undefined ? Math.round((score.tdqs - published.tdqs) * 10) / 10 : null;
+    const maxErr = errors.length ? Math.max(...errors) : 0;
+    const sameTier = tier === null ? null : score.tier === tier;
     rows.push({
       id: ex.id,
       tool: ex.tool.name,
-      published: ex.published,
+      ...(ex.server ? { server: ex.server } : {}),
+      published: {
+        scores: { ...published.scores },
+        ...(published.tdqs !== undefined ? { tdqs: published.tdqs } : {}),
+        ...(tier !== null ? { tier } : {}),
+      },
       predicted: { scores: score.scores, tdqs: score.tdqs, tier: score.tier },
       tdqsDelta: delta,
       maxDimensionError: maxErr,
       sameTier,
-      withinBounds: maxErr <= 1 && Math.abs(delta) <= 0.3 + 1e-9 && sameTier,
+      withinBounds:
+        maxErr <= 1 && (delta === null || Math.abs(delta) <= 0.3 + 1e-9) && sameTier !== false,
     });
   }
-  const n = rows.length;
+  let shownTotal = 0;
+  let withinTotal = 0;
   const dimensions = Object.fromEntries(
     DIMENSIONS.map((d) => {
-      const exact = rows.filter((r) => r.predicted.scores[d] === r.published.scores[d]).length;
-      const abs = rows.reduce(
-        (acc, r) => acc + Math.abs(r.predicted.scores[d] - r.published.scores[d]),
-        0,
-      );
-      return [d, { exactMatch: exact, exactMatchRate: n ? exact / n : 0, mae: n ? abs / n : 0 }];
+      const rs = rows.filter((r) => r.published.scores[d] !== undefined);
+      const diffs = rs.map((r) => r.predicted.scores[d] - (r.published.scores[d] as number));
+      const n = rs.length;
+      const exact = diffs.filter((x) => x === 0).length;
+      const within = diffs.filter((x) => Math.abs(x) <= 1).length;
+      shownTotal += n;
+      withinTotal += within;
+      return [
+        d,
+        {
+          n,
+          exactMatch: exact,
+          exactMatchRate: n ? round3(exact / n) : 0,
+          withinOneRate: n ? round3(within / n) : 0,
+          mae: n ? round3(diffs.reduce((a, x) => a + Math.abs(x), 0) / n) : 0,
+          bias: n ? round3(diffs.reduce((a, x) => a + x, 0) / n) : 0,
+        },
+      ];
     }),
-  ) as CalibrationResult['dimensions'];
-  const tdqsMae = n ? rows.reduce((acc, r) => acc + Math.abs(r.tdqsDelta), 0) / n : 0;
+  ) as Record<Dimension, DimensionAgreement>;
+  const withTdqs = rows.filter((r) => r.tdqsDelta !== null);
+  const withTier = rows.filter((r) => r.sameTier !== null);
+  const tierConfusion = emptyConfusion();
+  for (const r of withTier) {
+    const p = r.published.tier as Tier;
+    tierConfusion[p][r.predicted.tier]++;
+  }
   return {
     judge: judge.name,
-    count: n,
+    count: rows.length,
     dimensions,
-    tdqsMae: Math.round(tdqsMae * 1000) / 1000,
+    withinOneRate: shownTotal ? round3(withinTotal / shownTotal) : 0,
+    tdqsMae: withTdqs.length
+      ? round3(withTdqs.reduce((a, r) => a + Math.abs(r.tdqsDelta as number), 0) / withTdqs.length)
+      : null,
+    tdqsCount: withTdqs.length,
+    tierAgreement: withTier.length
+      ? round3(withTier.filter((r) => r.sameTier).length / withTier.length)
+      : null,
+    tierConfusion,
+    noise: noiseFloor(examples),
     rows,
     allWithinBounds: rows.every((r) => r.withinBounds),
   };
 }
 
-/** A plain-text calibration table: per-dimension exact-match and MAE, then per-example TDQS. */
-export function formatCalibration(result: CalibrationResult): string {
+/** The TDQS a full set of published dimension scores implies (for examples that show all six). */
+export function publishedTdqs(scores: Partial<Record<Dimension, number>>): number | null {
+  if (DIMENSIONS.some((d) => scores[d] === undefined)) return null;
+  return computeTdqs(scores as Record<Dimension, number>);
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+
+/**
+ * A plain-text calibration report: per dimension (over the examples that show it) the count,
+ * exact matches, share within ±1, MAE and bias; the TDQS MAE, tier agreement and tier confusion;
+ * the noise floor when definitions repeat; then the examples, worst first (all of them, or the
+ * `maxRows` worst).
+ */
+export function formatCalibration(
+  result: CalibrationResult,
+  options: { maxRows?: number } = {},
+): string {
   const lines: string[] = [];
   lines.push(`Calibration of the ${result.judge} judge over ${result.count} example(s)`);
   lines.push('');
-  lines.push('dimension                  exact   rate    MAE');
+  lines.push('dimension                    n   exact   rate  ±1 rate    MAE   bias');
   for (const d of DIMENSIONS) {
     const r = result.dimensions[d];
     lines.push(
-      `${d.padEnd(26)} ${`${r.exactMatch}/${result.count}`.padStart(5)}  ${(r.exactMatchRate * 100).toFixed(0).padStart(4)}%  ${r.mae.toFixed(2).padStart(5)}`,
+      `${d.padEnd(26)} ${String(r.n).padStart(3)}  ${`${r.exactMatch}/${r.n}`.padStart(6)}  ${pct(r.exactMatchRate).padStart(5)}  ${pct(r.withinOneRate).padStart(7)}  ${r.mae.toFixed(2).padStart(5)}  ${`${r.bias >= 0 ? '+' : ''}${r.bias.toFixed(2)}`.padStart(5)}`,
     );
   }
+  lines.push(`all shown dimension scores within ±1: ${pct(result.withinOneRate)}`);
   lines.push('');
-  const w = Math.max(4, ...result.rows.map((r) => r.tool.length));
-  const iw = Math.max(5, ...result.rows.map((r) => r.id.length));
+  if (result.tdqsMae !== null) {
+    lines.push(`TDQS MAE ${result.tdqsMae.toFixed(2)} over ${result.tdqsCount} example(s)`);
+  } else {
+    lines.push('TDQS MAE: no example shows a published TDQS');
+  }
+  if (result.tierAgreement !== null) {
+    const withTier = result.rows.filter((r) => r.sameTier !== null).length;
+    lines.push(`tier agreement ${pct(result.tierAgreement)} over ${withTier} example(s)`);
+    const used = TIER_ORDER.filter(
+      (t) =>
+        TIER_ORDER.some((u) => result.tierConfusion[t][u] > 0) ||
+        TIER_ORDER.some((u) => result.tierConfusion[u][t] > 0),
+    );
+    lines.push(`tier confusion (rows published, columns predicted): ${used.join(' ')}`);
+    for (const p of used) {
+      lines.push(
+        `  ${p}  ${used.map((q) => String(result.tierConfusion[p][q]).padStart(3)).join(' ')}`,
+      );
+    }
+  }
+  if (result.noise) {
+    const n = result.noise;
+    lines.push('');
+    lines.push(
+      `registry noise floor: ${n.repeatedDefinitions} definition(s) observed more than once (${n.observations} observations)`,
+    );
+    for (const d of DIMENSIONS) {
+      const x = n.dimensions[d];
+      if (x.pairs)
+        lines.push(`  ${d.padEnd(26)} ${x.meanAbsDiff.toFixed(2)} over ${x.pairs} pair(s)`);
+    }
+    if (n.tdqs.pairs) {
+      lines.push(
+        `  ${'TDQS'.padEnd(26)} ${n.tdqs.meanAbsDiff.toFixed(2)} over ${n.tdqs.pairs} pair(s); MAE to the group mean ${n.tdqs.maeToGroupMean.toFixed(2)}`,
+      );
+    }
+  }
+  lines.push('');
+  const sorted = [...result.rows].sort(
+    (a, b) =>
+      Math.abs(b.tdqsDelta ?? 0) - Math.abs(a.tdqsDelta ?? 0) ||
+      b.maxDimensionError - a.maxDimensionError,
+  );
+  const shown = options.maxRows !== undefined ? sorted.slice(0, options.maxRows) : sorted;
+  const w = Math.max(4, ...shown.map((r) => r.tool.length));
+  const iw = Math.max(5, ...shown.map((r) => r.id.length));
+  if (options.maxRows !== undefined && shown.length < sorted.length) {
+    lines.push(`the ${shown.length} worst of ${sorted.length} examples:`);
+  }
   lines.push(
     `${'id'.padEnd(iw)}  ${'tool'.padEnd(w)}  published  predicted  delta  max|d|  tier  bounds`,
   );
-  for (const r of result.rows) {
-    const delta = `${r.tdqsDelta >= 0 ? '+' : ''}${r.tdqsDelta.toFixed(1)}`;
+  for (const r of shown) {
+    const delta =
+      r.tdqsDelta === null ? '—' : `${r.tdqsDelta >= 0 ? '+' : ''}${r.tdqsDelta.toFixed(1)}`;
+    const pub =
+      r.published.tdqs !== undefined ? `${r.published.tdqs.toFixed(1)} ${r.published.tier}` : '—';
+    const tier = r.sameTier === null ? '—' : r.sameTier ? 'same' : 'DIFF';
     lines.push(
-      `${r.id.padEnd(iw)}  ${r.tool.padEnd(w)}  ${`${r.published.tdqs.toFixed(1)} ${r.published.tier}`.padStart(9)}  ${`${r.predicted.tdqs.toFixed(1)} ${r.predicted.tier}`.padStart(9)}  ${delta.padStart(5)}  ${String(r.maxDimensionError).padStart(6)}  ${(r.sameTier ? 'same' : 'DIFF').padEnd(4)}  ${r.withinBounds ? 'ok' : 'OUT'}`,
+      `${r.id.padEnd(iw)}  ${r.tool.padEnd(w)}  ${pub.padStart(9)}  ${`${r.predicted.tdqs.toFixed(1)} ${r.predicted.tier}`.padStart(9)}  ${delta.padStart(5)}  ${String(r.maxDimensionError).padStart(6)}  ${tier.padEnd(4)}  ${r.withinBounds ? 'ok' : 'OUT'}`,
     );
   }
   lines.push('');
   lines.push(
-    `TDQS MAE ${result.tdqsMae.toFixed(2)} · ${result.allWithinBounds ? 'all examples within bounds' : 'some examples out of bounds'}`,
+    `${result.tdqsMae !== null ? `TDQS MAE ${result.tdqsMae.toFixed(2)} · ` : ''}${result.allWithinBounds ? 'all examples within bounds' : 'some examples out of bounds'}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -237,3 +237,30 @@ describe('snapshots, rendering and changesets', () => {
     expect(() => renderChangeset(d, 'not a name!')).toThrow(/not a valid package name/);
   });
 });
+
+describe('labels and multi-line values', () => {
+  const v = (description: string, extra: Record<string, unknown> = {}): Snapshot => ({
+    server: { name: 'x', version: '0.2.0' },
+    tools: [
+      {
+        name: 't',
+        description,
+        inputSchema: { type: 'object', properties: { ...extra } },
+      } as ToolInput,
+    ],
+  });
+
+  it('says which side is which when both snapshots report the same version', () => {
+    const d = diffSnapshots(v('a'), v('b'));
+    expect([d.oldLabel, d.newLabel]).toEqual(['v0.2.0 (old)', 'v0.2.0 (new)']);
+  });
+
+  it('shows a multi-line JSON value as one JSON block, not a +/- line per line', () => {
+    const d = diffSnapshots(v('a'), v('a', { verbose: { type: 'boolean' } }));
+    const md = renderChangelogMarkdown(d);
+    expect(md).toContain('Added value:');
+    expect(md).toContain('```json');
+    expect(md).not.toMatch(/^\s*\+\s+"type"/m);
+    expect(md).not.toMatch(/^\s*\+\}/m);
+  });
+});

@@ -397,9 +397,16 @@ export function diffSnapshots(
       }
     }
   }
+  let oldLabel = options.oldLabel ?? label(a, 'old');
+  let newLabel = options.newLabel ?? label(b, 'new');
+  // Two snapshots that report the same version are still two observations: say which is which.
+  if (oldLabel === newLabel) {
+    oldLabel = `${oldLabel} (old)`;
+    newLabel = `${newLabel} (new)`;
+  }
   return {
-    oldLabel: options.oldLabel ?? label(a, 'old'),
-    newLabel: options.newLabel ?? label(b, 'new'),
+    oldLabel,
+    newLabel,
     tools,
     added: tools.filter((t) => t.status === 'added').map((t) => t.name),
     removed: tools.filter((t) => t.status === 'removed').map((t) => t.name),
@@ -507,15 +514,31 @@ export function renderChangelogMarkdown(
     out.push('');
     for (const e of t.entries) {
       out.push(`- **${e.kind}** \`${e.pathText}\` — ${e.bump}: ${e.reason}`);
-      const vals =
+      const vals: [string, string][] =
         e.kind === 'added'
-          ? [`+${showValue(e.after)}`]
+          ? [['+', showValue(e.after)]]
           : e.kind === 'removed'
-            ? [`-${showValue(e.before)}`]
-            : [`-${showValue(e.before)}`, `+${showValue(e.after)}`];
-      out.push('  ```diff');
-      for (const v of vals) for (const line of v.split('\n')) out.push(`  ${line}`);
-      out.push('  ```');
+            ? [['-', showValue(e.before)]]
+            : [
+                ['-', showValue(e.before)],
+                ['+', showValue(e.after)],
+              ];
+      if (vals.every(([, v]) => !v.includes('\n'))) {
+        out.push('  ```diff');
+        for (const [sign, v] of vals) out.push(`  ${sign}${v}`);
+        out.push('  ```');
+      } else {
+        // A multi-line JSON value is one value: show it as JSON under its label instead of
+        // marking each of its lines as a separate added or removed line.
+        for (const [sign, v] of vals) {
+          out.push(
+            `  ${sign === '+' ? (e.kind === 'changed' ? 'New value' : 'Added value') : e.kind === 'changed' ? 'Previous value' : 'Removed value'}:`,
+          );
+          out.push('  ```json');
+          for (const line of v.split('\n')) out.push(`  ${line}`);
+          out.push('  ```');
+        }
+      }
     }
     out.push('');
     out.push(`First observed ${diff.oldLabel}${options.oldDate ? ` ${options.oldDate}` : ''}`);

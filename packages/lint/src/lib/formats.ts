@@ -252,7 +252,9 @@ const RULES = [
 
 /** SARIF 2.1.0 for code scanning: threshold failures and flags as errors, smells as warnings. */
 export function formatSarif(report: LintReport, options: LocationOptions = {}): string {
-  const uri = options.uri ?? report.file ?? 'tools.json';
+  // A live server (stdio command or URL) has no file: its results get a logical location only,
+  // unless --location names a file to point at.
+  const uri = options.uri ?? report.file;
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -278,11 +280,19 @@ export function formatSarif(report: LintReport, options: LocationOptions = {}): 
             message: { text: r.text },
             locations: [
               {
-                physicalLocation: {
-                  artifactLocation: { uri },
-                  region: { startLine: r.tool ? locateTool(options.source, r.tool) : 1 },
-                },
-                ...(r.tool ? { logicalLocations: [{ name: r.tool, kind: 'function' }] } : {}),
+                ...(uri
+                  ? {
+                      physicalLocation: {
+                        artifactLocation: { uri },
+                        region: { startLine: r.tool ? locateTool(options.source, r.tool) : 1 },
+                      },
+                    }
+                  : {}),
+                logicalLocations: [
+                  r.tool
+                    ? { name: r.tool, kind: 'function' }
+                    : { name: report.server.serverName, kind: 'module' },
+                ],
               },
             ],
             partialFingerprints: { 'lecternTool/v1': `${r.tool ?? '(server)'}:${r.ruleId}` },

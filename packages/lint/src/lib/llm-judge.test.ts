@@ -183,7 +183,7 @@ describe('LLM judge against a local OpenAI-compatible endpoint', () => {
     };
     const dear: ToolInput = {
       name: 'query_panel',
-      description: 'Run a qualified query over the panel.',
+      description: 'Query one stat for a player and season over the panel.',
       inputSchema: {
         type: 'object',
         properties: {

@@ -5,6 +5,7 @@ import {
   isKeywordList,
   judgeToolOffline,
   nearestSibling,
+  OfflineJudge,
   statesConcreteFact,
 } from './offline-judge.js';
 import { scoreTool, scoreTools } from './score.js';
@@ -37,19 +38,19 @@ describe('offline judge calibration on the five seed pages', () => {
     for (const row of result.rows) {
       for (const d of DIMENSIONS) {
         expect(
-          Math.abs(row.predicted.scores[d] - row.published.scores[d]),
+          Math.abs(row.predicted.scores[d] - (row.published.scores[d] as number)),
           `${row.id} ${d}`,
         ).toBeLessThanOrEqual(1);
       }
       expect(
-        Math.abs(row.predicted.tdqs - row.published.tdqs),
+        Math.abs(row.predicted.tdqs - (row.published.tdqs as number)),
         `${row.id} tdqs`,
       ).toBeLessThanOrEqual(0.3 + 1e-9);
       expect(row.predicted.tier, row.id).toBe(row.published.tier);
     }
     expect(result.allWithinBounds).toBe(true);
     // The pinned current figures, so a regression in any dimension is visible.
-    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.7, 4.9, 4.7, 4.7, 3.8]);
+    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.7, 4.9, 4.7, 4.6, 3.8]);
   });
 
   it('also lands within bounds on the rubric high / mid / low examples (tiers A, C, D)', async () => {
@@ -60,7 +61,7 @@ describe('offline judge calibration on the five seed pages', () => {
       ['rubric-low', 'D', 'D'],
     ]);
     for (const row of result.rows) expect(row.withinBounds, row.id).toBe(true);
-    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.0, 2.8, 1.1]);
+    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.3, 2.9, 1.1]);
   });
 
   it('explains every score with quoted evidence and one fix', async () => {
@@ -84,9 +85,15 @@ describe('offline judge calibration on the five seed pages', () => {
   });
 });
 
+/** The rules alone (no fitted models): these tests pin what each rule reads. */
+const RULES = new OfflineJudge({ weights: null });
+const scoreRules = (tool: ToolInput, siblings: readonly string[]) =>
+  scoreTool(tool, siblings, { judge: RULES });
+const scoreToolsRules = (tools: readonly ToolInput[]) => scoreTools(tools, { judge: RULES });
+
 describe('offline judge rules', () => {
   it('scores a one-word description like the rubric low example (tier D)', async () => {
-    const r = await scoreTool(
+    const r = await scoreRules(
       { name: 'process', description: 'Process', inputSchema: obj({ a: {}, b: {}, c: {} }) },
       ['other_tool'],
     );
@@ -104,7 +111,7 @@ describe('offline judge rules', () => {
   });
 
   it('flags a description that contradicts readOnlyHint and scores behaviour 1', async () => {
-    const r = await scoreTool(
+    const r = await scoreRules(
       {
         name: 'create_record',
         description: 'Creates a new record in the database',
@@ -114,7 +121,7 @@ describe('offline judge rules', () => {
     );
     expect(r.flags).toContain('Annotation Contradiction');
     expect(r.scores.behavioral_transparency).toBe(1);
-    const claim = await scoreTool(
+    const claim = await scoreRules(
       {
         name: 'wipe',
         description: 'Remove every cached page permanently; this cannot be undone.',
@@ -123,7 +130,7 @@ describe('offline judge rules', () => {
       [],
     );
     expect(claim.flags).toContain('Annotation Contradiction');
-    const honest = await scoreTool(
+    const honest = await scoreRules(
       {
         name: 'wipe',
         description: 'Remove every cached page permanently; this cannot be undone.',
@@ -164,7 +171,7 @@ describe('offline judge rules', () => {
       description:
         'Read docs. Use this when needed, never use it otherwise, instead use docs_find docs_toc docs_read. Limits, errors, pagination, versions, root, defaults, cache, hash. Params: anchor start page_chars default format.',
     };
-    const [g, s] = await scoreTools([
+    const [g, s] = await scoreToolsRules([
       good,
       stuffed,
       { name: 'docs_find', description: 'Find docs.' },
@@ -181,7 +188,7 @@ describe('offline judge rules', () => {
   });
 
   it('understands Spanish descriptions (the memoria preset ships them)', async () => {
-    const r = await scoreTool(
+    const r = await scoreRules(
       {
         name: 'leer_trozo',
         annotations: READ_ONLY,
@@ -204,7 +211,7 @@ describe('offline judge rules', () => {
     const signals = (t: ToolInput) => computeSignals(t);
     const zero: ToolInput = { name: 'list_all', description: 'List every source with its size.' };
     expect(
-      judgeToolOffline({ tool: zero, signals: signals(zero), siblingToolNames: [] }).scores
+      judgeToolOffline({ tool: zero, signals: signals(zero), siblingToolNames: [] }, null).scores
         .parameter_semantics.score,
     ).toBe(4);
     const bare: ToolInput = {
@@ -213,12 +220,12 @@ describe('offline judge rules', () => {
         'Read the last lines of a log. `count` selects how many lines, default 50; `file` must be relative to the log root.',
       inputSchema: obj({ count: { type: 'integer' }, file: { type: 'string' } }),
     };
-    const j = judgeToolOffline({ tool: bare, signals: signals(bare), siblingToolNames: [] });
+    const j = judgeToolOffline({ tool: bare, signals: signals(bare), siblingToolNames: [] }, null);
     expect(j.scores.parameter_semantics.score).toBe(5);
     const silent = { ...bare, description: 'Show the newest entries of a log.' };
     expect(
-      judgeToolOffline({ tool: silent, signals: signals(silent), siblingToolNames: [] }).scores
-        .parameter_semantics.score,
+      judgeToolOffline({ tool: silent, signals: signals(silent), siblingToolNames: [] }, null)
+        .scores.parameter_semantics.score,
     ).toBe(1);
   });
 
@@ -242,7 +249,7 @@ describe('offline judge rules', () => {
     );
     const siblings = ['note_search', 'note_list', 'note_write', 'note_delete'];
     const score = (description: string) =>
-      scoreTool(
+      scoreRules(
         {
           name: 'note_read',
           description,
@@ -315,7 +322,7 @@ describe('offline judge rules', () => {
         'List ALL calls in date range – no user/workspace filtering. To filter by user/workspace, use search_calls_extensive instead.',
     };
     const judge = (siblingToolNames: string[]) =>
-      judgeToolOffline({ tool, signals: computeSignals(tool), siblingToolNames }).scores
+      judgeToolOffline({ tool, signals: computeSignals(tool), siblingToolNames }, null).scores
         .usage_guidelines.score;
     expect(judge(['search_calls_extensive'])).toBe(5);
     // A sibling the description never accounts for leaves the guidance incomplete.
@@ -325,11 +332,14 @@ describe('offline judge rules', () => {
   it('recognizes an imperative verb outside its lexicon, but not a noun label', () => {
     const purposeOf = (description: string) => {
       const tool: ToolInput = { name: 'docs_where', description };
-      return judgeToolOffline({
-        tool,
-        signals: computeSignals(tool),
-        siblingToolNames: [],
-      }).scores.purpose_clarity;
+      return judgeToolOffline(
+        {
+          tool,
+          signals: computeSignals(tool),
+          siblingToolNames: [],
+        },
+        null,
+      ).scores.purpose_clarity;
     };
     for (const lead of [
       'Pinpoint the documentation sections most likely to cover a topic, given a phrase.',
@@ -357,11 +367,108 @@ describe('offline judge rules', () => {
         description,
         inputSchema: obj({ path: { type: 'string', description: 'Note path.' } }, ['path']),
       };
-      return judgeToolOffline({ tool, signals: computeSignals(tool), siblingToolNames: [] }).scores
-        .parameter_semantics.score;
+      return judgeToolOffline({ tool, signals: computeSignals(tool), siblingToolNames: [] }, null)
+        .scores.parameter_semantics.score;
     };
     expect(params('List the headings of one note. `path` is relative to the notes root.')).toBe(5);
     expect(params('List the headings of one note.')).toBe(3);
     expect(params('List the headings of one note. `path` must be valid.')).toBe(3);
+  });
+});
+
+describe('evidence that holds up', () => {
+  const schema = obj(
+    {
+      max_chars: {
+        type: 'integer',
+        description: 'Characters per page.',
+        default: 3000,
+        minimum: 100,
+        maximum: 50000,
+      },
+      full: { type: 'boolean', description: 'Include every field.' },
+      id: { type: 'string', description: 'Note id.' },
+    },
+    ['id'],
+  );
+  const judge = (description: string, siblings: string[] = ['note_search', 'note_write']) =>
+    judgeToolOffline(
+      {
+        tool: { name: 'note_read', description, inputSchema: schema, annotations: READ_ONLY },
+        signals: computeSignals({
+          name: 'note_read',
+          description,
+          inputSchema: schema,
+          annotations: READ_ONLY,
+        }),
+        siblingToolNames: siblings,
+      },
+      null,
+    ).scores;
+
+  it('never quotes one clause as both the "when" and the "when not"', () => {
+    const siblings = ['note_search', 'note_write', 'note_list'];
+    const one = judge(
+      'Read one note by its id. Use it after note_search returned an id, and use note_write instead to change it.',
+      siblings,
+    );
+    // One clause earns one claim: this is the routing rule, not also the "when".
+    expect(one.usage_guidelines.score).toBeLessThan(5);
+    const two = judge(
+      'Read one note by its id. Use it after note_search returned an id. To change a note, use note_write instead.',
+      siblings,
+    );
+    expect(two.usage_guidelines.score).toBe(5);
+    const quotes = two.usage_guidelines.justification.match(/"[^"]+"/g) ?? [];
+    expect(quotes).toHaveLength(2);
+    expect(quotes[0]).not.toBe(quotes[1]);
+  });
+
+  it('does not take advice about one parameter for guidance about the tool', () => {
+    const s = judge('Read one note by its id. Set `full` only when you need every field.');
+    expect(s.usage_guidelines.score).toBeLessThanOrEqual(3);
+    expect(s.usage_guidelines.justification).not.toContain('only when you need every field');
+  });
+
+  it('notices a description that repeats the schema defaults and ranges', () => {
+    const s = judge(
+      'Read one note by its id. `max_chars` defaults to 3000 and may be 100 to 50000. `full` defaults to false.',
+    );
+    expect(s.conciseness_structure.justification).toMatch(/repeats the schema's defaults/);
+    expect(s.conciseness_structure.justification).not.toContain('no restated schema');
+  });
+
+  it('does not give a 170-word description full conciseness marks', async () => {
+    const sentence =
+      'It reads the stored note text from the local index and keeps the original line breaks intact.';
+    const long = `Read one note by its id from the local notes index. ${Array.from(
+      { length: 9 },
+      () => sentence,
+    )
+      .map((x, i) => x.replace('It', i % 2 ? 'This call' : 'It'))
+      .join(' ')}`;
+    const r = await scoreTool(
+      { name: 'note_read', description: long, inputSchema: schema, annotations: READ_ONLY },
+      ['note_search'],
+    );
+    expect(long.split(/\s+/).length).toBeGreaterThan(150);
+    expect(r.scores.conciseness_structure).toBeLessThan(5);
+  });
+
+  it('never suggests a writing sibling as the alternative for a reading tool', () => {
+    expect(nearestSibling('directory_tree', ['create_directory', 'list_directory'])).toBe(
+      'list_directory',
+    );
+    expect(nearestSibling('directory_tree', ['create_directory'])).toBeUndefined();
+    const s = judgeToolOffline(
+      {
+        tool: { name: 'directory_tree', description: 'Get a recursive tree view of files.' },
+        signals: computeSignals({ name: 'directory_tree', description: 'x' }),
+        siblingToolNames: ['create_directory', 'write_file'],
+      },
+      null,
+    ).scores;
+    expect(s.usage_guidelines.fix).not.toMatch(/create_directory|write_file/);
+    expect(s.purpose_clarity.fix).not.toMatch(/create_directory|write_file/);
   });
 });

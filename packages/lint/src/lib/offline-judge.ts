@@ -1,4 +1,11 @@
 import { coherenceOffline } from './coherence.js';
+import {
+  defaultWeights,
+  featureVector,
+  type ModelWeights,
+  predictScores,
+  type RuleScores,
+} from './model.js';
 import { topLevelParams } from './signals.js';
 import {
   actionVerb,
@@ -20,14 +27,15 @@ import {
   tokens,
   words,
 } from './text.js';
-import type {
-  CoherenceJudgeInput,
-  CoherenceJudgement,
-  Dimension,
-  DimensionJudgement,
-  Judge,
-  ToolJudgeInput,
-  ToolJudgement,
+import {
+  type CoherenceJudgeInput,
+  type CoherenceJudgement,
+  DIMENSIONS,
+  type Dimension,
+  type DimensionJudgement,
+  type Judge,
+  type ToolJudgeInput,
+  type ToolJudgement,
 } from './types.js';
 
 /* ---------------------------------------------------------------- cue lexicons */
@@ -196,7 +204,7 @@ export function statesConcreteFact(
 const NEGATION = cue('no|not|never|none|nothing|without|nunca|ningún|ninguna|sin');
 const HEDGE = cue('may|might|could|can|possibly|perhaps|puede|pueden|podría');
 
-type BehaviourKey =
+export type BehaviourKey =
   | 'limits'
   | 'pagination'
   | 'errors'
@@ -225,9 +233,20 @@ const NEGATED_WRITE = cue(
   '(?:never|not|no|without|nothing)\\s+(?:\\w+\\s+)?(?:writes?|modif\\w+|changes?|side[- ]effects?|state)|no\\s+modifica|nunca\\s+escribe',
 );
 
+/**
+ * Plain statements of what a call does to the world or costs, beyond the cue words above: it
+ * sends, notifies, records, logs, snapshots, charges, waits, asks for approval, previews.
+ */
+const EFFECT = cue(
+  'sends?|sent|notif\\w+|emails?|invit\\w+|posts?\\s+(?:to|a|the)|publish\\w*|records?|logs?|logged|audit\\w*|snapshots?|backups?|back\\s+up|charges?|charged|bill\\w*|costs?|paid|pays?|USDC|\\$\\d|spends?|trigger\\w*|queue\\w*|blocks?\\s+until|synchronous\\w*|asynchronous\\w*|latency|confirm\\w*|approval|dry[-_ ]?run|preview\\w*|irreversib\\w*|cannot\\s+be\\s+undone|permanent\\w*|allocat\\w*|reserv\\w*|signed|signature|receipt|changes\\s+nothing|no\\s+side\\s+effects',
+);
+
+/** Sentences that give advice about one parameter ("set `full` only when ..."), not the tool. */
+const PARAM_ADVICE = cue('set|pass|provide|supply|give|omit|leave');
+
 /* ---------------------------------------------------------------- analysis */
 
-interface ParamEvidence {
+export interface ParamEvidence {
   name: string;
   mentioned: boolean;
   explained: boolean;
@@ -235,7 +254,8 @@ interface ParamEvidence {
   sentence?: string;
 }
 
-interface Analysis {
+/** Everything the offline judge reads from one definition (exported for the fitted model). */
+export interface Analysis {
   description: string;
   units: Sentence[];
   /** Sentences that are bare keyword lists (no function words); they earn no credit. */
@@ -247,6 +267,8 @@ interface Analysis {
   siblings: string[];
   /** The unnamed sibling whose name is closest to this tool's (for fix suggestions). */
   nearestUnnamed: string | undefined;
+  /** The first sibling that does the same kind of thing (read or write) and is not excluded. */
+  sameMode: (exclude?: readonly string[]) => string | undefined;
   /** Siblings named in a sentence with enough words to relate them to this tool. */
   siblingsNamed: string[];
   whenSentences: string[];
@@ -268,6 +290,14 @@ interface Analysis {
   contradiction: string | null;
   hintsDeclared: boolean;
   mutating: boolean;
+  /** Sentences that say in plain words what a call does to the world or costs. */
+  effects: string[];
+  /** Parameters whose schema default, range or choices the description repeats. */
+  restatedSchema: { name: string; sentence: string }[];
+  /** Usage-shaped sentences that advise on one parameter rather than on the tool. */
+  paramAdvice: string[];
+  /** Short label lines ("Args:", "Returns:") that structure the description. */
+  labels: number;
 }
 
 /** Words that carry no usage condition of their own ("use it when needed, otherwise ..."). */
@@ -295,9 +325,27 @@ const IMPERATIVES = new Set([
   'nunca',
 ]);
 
-/** The sibling whose name shares the most words with `name` (ties: first in order). */
+const NAME_WRITES = new Map<string, boolean>();
+
+/** True when a tool name reads as a state change (`create_directory`, `writeFile`); memoized. */
+function nameWrites(name: string): boolean {
+  let v = NAME_WRITES.get(name);
+  if (v === undefined) {
+    v = nameWordsShared(name).some((w) => isMutationVerb(w));
+    if (NAME_WRITES.size >= 10_000) NAME_WRITES.clear();
+    NAME_WRITES.set(name, v);
+  }
+  return v;
+}
+
+/**
+ * The sibling whose name shares the most words with `name` (ties: first in order), among the
+ * siblings that do the same kind of thing: a reading tool is pointed at readers, a writing tool
+ * at writers (`directory_tree` is not sent to `create_directory`). Undefined when none fits.
+ */
 export function nearestSibling(name: string, siblings: readonly string[]): string | undefined {
   const mine = new Set(nameWordsShared(name));
+  const mode = nameWrites(name);
   let best: string | undefined;
   let bestScore = -1;
   for (const s of siblings) {
@@ -305,7 +353,9 @@ export function nearestSibling(name: string, siblings: readonly string[]): strin
     let shared = 0;
     for (const w of theirs) if (mine.has(w)) shared++;
     const score = shared / (mine.size + theirs.length - shared || 1);
-    if (score > bestScore) {
+    // The mode check is dearer than the overlap: only run it for a sibling that would win. A
+    // sibling that shares no name word is no nearer than any other and is not suggested.
+    if (score > 0 && score > bestScore && nameWrites(s) === mode) {
       best = s;
       bestScore = score;
     }
@@ -443,13 +493,23 @@ function paramMentioned(text: string, name: string): boolean {
   return false;
 }
 
+/** True when the sentence opens with the parameter's name ("`offset`: where to start ..."). */
+function startsWithParam(text: string, name: string): boolean {
+  const head = text.trimStart().replace(/^[`'"*-]+/, '');
+  return (
+    head.toLowerCase().startsWith(name.toLowerCase()) &&
+    /^[\s`'":=(]/.test(head.slice(name.length) || ' ')
+  );
+}
+
 function codeLike(description: string, name: string): boolean {
   if (/[_A-Z]/.test(name.slice(1))) return mentions(description, name);
   const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`[\`'"{,]\\s*${esc}\\s*[\`'"},:]`, 'i').test(description);
 }
 
-function analyze(input: ToolJudgeInput): Analysis {
+/** Reads one definition sentence by sentence into the evidence the judge scores from. */
+export function analyze(input: ToolJudgeInput): Analysis {
   const { tool, signals, siblingToolNames } = input;
   const description = (tool.description ?? '').trim();
   const all = sentences(description);
@@ -465,6 +525,8 @@ function analyze(input: ToolJudgeInput): Analysis {
     isTokenName(s) ? descTokens.has(s.toLowerCase()) : mentions(description, s),
   );
   const namedSet = new Set(named);
+  const sameMode = (exclude: readonly string[] = []) =>
+    siblings.find((x) => !exclude.includes(x) && nameWrites(x) === nameWrites(tool.name));
   const nearestUnnamed = nearestSibling(
     tool.name,
     siblings.filter((s) => !namedSet.has(s)),
@@ -490,31 +552,54 @@ function analyze(input: ToolJudgeInput): Analysis {
     ...nameWords(typeof tool.title === 'string' ? tool.title : ''),
   ]);
   const firstIndex = units[0]?.index ?? -1;
+  const toolParams = topLevelParams(tool.inputSchema).map(([n]) => n);
+  const paramAdvice: string[] = [];
   for (const s of units) {
     if (lists.has(s.index)) continue;
-    const n = words(s.text).length;
-    const condition = contentTokens(s.text).filter(
-      (t) => !USAGE_VOCABULARY.has(t) && !selfAndSiblings.has(t) && !ownNameWords.has(t),
-    );
-    const substance = condition.length;
-    const alt = named.some((sib) => routesTo(s.text, sib));
-    // A "when" tied to a named sibling ("after X returned an id") is workflow, which counts.
-    const whenSubstance =
-      condition.filter((t) => s.index === firstIndex || !restated.has(t)).length +
-      (named.some((sib) => mentions(s.text, sib)) ? 1 : 0);
-    const whenCue = n >= 5 && anyMatch(WHEN_CUES, s.text);
-    const notCue = (n >= 4 && anyMatch(WHEN_NOT_CUES, s.text)) || alt;
-    if (whenCue && whenSubstance >= 2) {
-      whenSentences.push(s.text);
-      usage.add(s.index);
+    // "Set `full` only when ..." advises on one parameter: it is parameter meaning, not a rule
+    // for when to call the tool, unless it also names the tool or a sibling.
+    if (
+      s.index !== firstIndex &&
+      toolParams.some((p) => paramMentioned(s.text, p)) &&
+      (PARAM_ADVICE.test(s.text) || toolParams.some((p) => startsWithParam(s.text, p))) &&
+      !named.some((sib) => mentions(s.text, sib)) &&
+      !mentions(s.text, tool.name)
+    ) {
+      if (anyMatch(WHEN_CUES, s.text) || anyMatch(WHEN_NOT_CUES, s.text)) paramAdvice.push(s.text);
+      continue;
     }
-    if (notCue && substance >= (alt ? 1 : 2)) {
-      notSentences.push(s.text);
-      usage.add(s.index);
+    // One clause earns one claim: "Call it once X gave you an id; to list files, use Y instead"
+    // holds a "when" and a "when not", each quoted on its own; a single clause that reads as both
+    // counts as the exclusion when it routes to a sibling or carries an exclusion cue.
+    const clauses = s.text.split(/;\s+/).filter((c) => c.trim() !== '');
+    let claimed = false;
+    let shaped = false;
+    for (const text of clauses) {
+      const n = words(text).length;
+      const condition = contentTokens(text).filter(
+        (t) => !USAGE_VOCABULARY.has(t) && !selfAndSiblings.has(t) && !ownNameWords.has(t),
+      );
+      const substance = condition.length;
+      const alt = named.some((sib) => routesTo(text, sib));
+      // A "when" tied to a named sibling ("after X returned an id") is workflow, which counts.
+      const whenSubstance =
+        condition.filter((t) => s.index === firstIndex || !restated.has(t)).length +
+        (named.some((sib) => mentions(text, sib)) ? 1 : 0);
+      const whenCue = n >= 5 && anyMatch(WHEN_CUES, text);
+      const notCue = (n >= 4 && anyMatch(WHEN_NOT_CUES, text)) || alt;
+      const isNot = notCue && substance >= (alt ? 1 : 2);
+      const isWhen = whenCue && whenSubstance >= 2;
+      if (whenCue || notCue) shaped = true;
+      if (isNot && (alt || !isWhen || anyMatch(WHEN_NOT_CUES, text))) {
+        notSentences.push(text);
+        claimed = true;
+      } else if (isWhen) {
+        whenSentences.push(text);
+        claimed = true;
+      }
     }
-    if ((whenCue || notCue) && !usage.has(s.index) && s.index !== firstIndex) {
-      hollowUsage.push(s.text);
-    }
+    if (claimed) usage.add(s.index);
+    if (shaped && !claimed && s.index !== firstIndex) hollowUsage.push(s.text);
   }
   const hollowSet = new Set(hollowUsage);
   const siblingsNamed = named.filter((sib) =>
@@ -528,9 +613,12 @@ function analyze(input: ToolJudgeInput): Analysis {
   const usageTexts = [...whenSentences, ...notSentences];
   const siblingsInUsage = named.filter((sib) => usageTexts.some((t) => mentions(t, sib)));
   const alternatives = named.filter((sib) => notSentences.some((t) => mentions(t, sib)));
+  const adviceSet = new Set(paramAdvice);
   const implied =
     siblingsNamed.length > 0 ||
-    units.some((s) => !hollowSet.has(s.text) && anyMatch(IMPLIED_CUES, s.text));
+    units.some(
+      (s) => !hollowSet.has(s.text) && !adviceSet.has(s.text) && anyMatch(IMPLIED_CUES, s.text),
+    );
 
   const hasOutput = signals.hasOutputSchema;
   const av = signals.annotationValues;
@@ -590,6 +678,35 @@ function analyze(input: ToolJudgeInput): Analysis {
     return { name, mentioned: hits.length > 0, explained, redundant, sentence };
   });
 
+  const effects = units
+    .filter((s) => !usage.has(s.index) && !lists.has(s.index) && EFFECT.test(s.text))
+    .map((s) => s.text);
+  const restatedSchema: { name: string; sentence: string }[] = [];
+  for (const [name, schema] of topLevelParams(tool.inputSchema)) {
+    const facts: string[] = [];
+    for (const key of ['default', 'minimum', 'maximum', 'minLength', 'maxLength']) {
+      const v = schema[key];
+      if (typeof v === 'number' || (typeof v === 'string' && v.length > 0 && v.length < 40)) {
+        facts.push(String(v));
+      }
+    }
+    if (Array.isArray(schema.enum)) {
+      for (const v of schema.enum)
+        if (typeof v === 'string' || typeof v === 'number') facts.push(String(v));
+    }
+    if (facts.length === 0) continue;
+    const hit = units.find(
+      (s) =>
+        paramMentioned(s.text, name) &&
+        facts.some((f) =>
+          new RegExp(`(?:^|[^\\p{L}\\p{N}_.])${escapeRegExp(f)}(?![\\p{L}\\p{N}_])`, 'u').test(
+            s.text,
+          ),
+        ),
+    );
+    if (hit) restatedSchema.push({ name, sentence: hit.text });
+  }
+
   const outputNames = topLevelParams(tool.outputSchema ?? null).map(([n]) => n);
   const inputNames = new Set(params.map((p) => p.name));
   const outputFieldsRestated = outputNames.filter(
@@ -638,6 +755,7 @@ function analyze(input: ToolJudgeInput): Analysis {
     leadWord: lead.word,
     siblings,
     nearestUnnamed,
+    sameMode,
     siblingsNamed,
     whenSentences,
     notSentences,
@@ -656,6 +774,10 @@ function analyze(input: ToolJudgeInput): Analysis {
     contradiction,
     hintsDeclared,
     mutating,
+    effects,
+    restatedSchema,
+    paramAdvice,
+    labels: all.length - units.length,
   };
 }
 
@@ -728,12 +850,12 @@ function purpose(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
     `${lead} ${why}`,
     siblings.length === 0
       ? 'Add the scope to the first sentence: by what key, from where, one item or many.'
-      : `Name the nearest sibling and the boundary, e.g. "for <other need>, use ${missing[0] ?? siblings[0]} instead".`,
+      : `Name the nearest sibling and the boundary, e.g. "for <other need>, use ${a.nearestUnnamed ?? a.sameMode() ?? '<sibling for that need>'} instead".`,
   );
 }
 
 function usageGuidelines(a: Analysis): DimensionJudgement {
-  const near = a.nearestUnnamed ?? a.siblings.find((s) => !a.siblingsInUsage.includes(s));
+  const near = a.nearestUnnamed;
   if (a.degenerate) {
     return judgement(
       1,
@@ -787,8 +909,12 @@ function usageGuidelines(a: Analysis): DimensionJudgement {
   if (not || a.implied) {
     const ev =
       not ??
-      a.units.find((s) => !a.hollowUsage.includes(s.text) && anyMatch(IMPLIED_CUES, s.text))
-        ?.text ??
+      a.units.find(
+        (s) =>
+          !a.hollowUsage.includes(s.text) &&
+          !a.paramAdvice.includes(s.text) &&
+          anyMatch(IMPLIED_CUES, s.text),
+      )?.text ??
       a.first;
     return judgement(
       3,
@@ -974,9 +1100,15 @@ function conciseness(a: Analysis): DimensionJudgement {
         .join(', ')})`,
     );
   }
-  if (a.wordCount > 180) {
-    score -= a.wordCount > 320 ? 2 : 1;
+  if (a.wordCount > 120) {
+    score -= a.wordCount > 250 ? 2 : 1;
     issues.push(`${a.wordCount} words is long for a tool description`);
+  }
+  if (a.restatedSchema.length >= 1) {
+    score--;
+    issues.push(
+      `it repeats the schema's defaults or ranges for ${list(a.restatedSchema.slice(0, 3).map((r) => r.name))} (${q(a.restatedSchema[0]?.sentence ?? '', 50)})`,
+    );
   }
   const avg = a.wordCount / Math.max(1, a.units.length);
   if (avg > 32) {
@@ -1011,14 +1143,16 @@ function conciseness(a: Analysis): DimensionJudgement {
   if (issues.length === 0) {
     return judgement(
       5,
-      `Front-loaded: ${q(a.first, 70)} comes first; ${shape} with no filler and no restated schema.`,
+      `Front-loaded: ${q(a.first, 70)} comes first; ${shape} with no filler${a.restatedSchema.length ? '' : ' and no restated schema'}.`,
       'No change needed.',
     );
   }
   const fix = issues.some((i) => i.startsWith('keyword lists'))
     ? 'Turn each keyword list into a sentence that states the fact (the limit, the error, the default).'
-    : issues[0]?.startsWith('it restates output')
-      ? 'Drop the list of returned fields; the output schema already carries it.'
+    : issues[0]?.startsWith('it restates output') || issues[0]?.startsWith('it repeats the schema')
+      ? issues[0]?.startsWith('it repeats the schema')
+        ? 'Drop the defaults and ranges the schema already states; keep what it cannot say.'
+        : 'Drop the list of returned fields; the output schema already carries it.'
       : issues[0]?.startsWith('it does not open')
         ? 'Move the purpose sentence (verb + resource) to the front.'
         : issues[0]?.startsWith('filler')
@@ -1093,11 +1227,11 @@ const LABEL: Record<Dimension, string> = {
   contextual_completeness: 'completeness',
 };
 
-/**
- * Judges one tool definition deterministically from evidence in its description and structured
- * fields. Exported for tests and tools; most callers use {@link OfflineJudge}.
- */
-export function judgeToolOffline(input: ToolJudgeInput): ToolJudgement {
+/** The rule judgements of one definition, with the analysis they were read from. */
+export function judgeToolRules(input: ToolJudgeInput): {
+  analysis: Analysis;
+  scores: Record<Dimension, DimensionJudgement>;
+} {
   const a = analyze(input);
   const p = purpose(a, input);
   const u = usageGuidelines(a);
@@ -1110,14 +1244,83 @@ export function judgeToolOffline(input: ToolJudgeInput): ToolJudgement {
     behavioral_transparency: b,
     parameter_semantics: pa,
   });
-  const scores: Record<Dimension, DimensionJudgement> = {
-    purpose_clarity: p,
-    usage_guidelines: u,
-    behavioral_transparency: b,
-    parameter_semantics: pa,
-    conciseness_structure: c,
-    contextual_completeness: co,
+  return {
+    analysis: a,
+    scores: {
+      purpose_clarity: p,
+      usage_guidelines: u,
+      behavioral_transparency: b,
+      parameter_semantics: pa,
+      conciseness_structure: c,
+      contextual_completeness: co,
+    },
   };
+}
+
+/** The rule scores and the feature vector of one definition (what the fitted models read). */
+export function toolFeatures(input: ToolJudgeInput): { x: number[]; rules: RuleScores } {
+  const { analysis, scores } = judgeToolRules(input);
+  const rules = Object.fromEntries(DIMENSIONS.map((d) => [d, scores[d].score])) as RuleScores;
+  return { x: featureVector(analysis, input, rules), rules };
+}
+
+/** A concrete fix for a dimension whose calibrated score is below 5 but whose rule said 5. */
+function raiseFix(d: Dimension, a: Analysis): string {
+  switch (d) {
+    case 'purpose_clarity':
+      return a.siblings.length
+        ? `Say in the first sentence how it differs from ${a.nearestUnnamed ?? a.sameMode() ?? a.siblings[0]}.`
+        : 'Make the first sentence name the resource and the scope precisely (which item, by what key).';
+    case 'usage_guidelines':
+      return 'Add one sentence on when to call it and one on when not, naming the alternative.';
+    case 'behavioral_transparency':
+      return 'State one more fact an agent cannot see: a limit, what an error contains, or what it changes.';
+    case 'parameter_semantics':
+      return a.params.length === 0
+        ? 'With no parameters, say what one call covers (which items, in what order, how many) so an agent knows no input is needed.'
+        : 'Explain where each parameter value comes from and how the parameters interact.';
+    case 'conciseness_structure':
+      return a.wordCount > 60
+        ? `Cut it toward 60 words: ${a.wordCount} words is more than an agent needs to choose the tool.`
+        : 'Keep one fact per sentence and put the purpose first.';
+    default:
+      return 'Cover what is still left to guess: returns, errors, or the side effects.';
+  }
+}
+
+/**
+ * Judges one tool definition deterministically: the rules read the evidence (each justification
+ * quotes the sentence that earned or failed the point) and the fitted models turn the evidence
+ * into the calibrated score. With `weights` null the rule scores stand.
+ */
+export function judgeToolOffline(
+  input: ToolJudgeInput,
+  weights: ModelWeights | null = defaultWeights(),
+): ToolJudgement {
+  const { analysis: a, scores } = judgeToolRules(input);
+  if (weights && !a.degenerate) {
+    const rules = Object.fromEntries(DIMENSIONS.map((d) => [d, scores[d].score])) as RuleScores;
+    const predicted = predictScores(weights, featureVector(a, input, rules), rules);
+    // Length is not conciseness: the registry's 5s are short, so no fitted weight may give a
+    // long description full marks.
+    const cap = a.wordCount > 300 ? 3 : a.wordCount > 150 ? 4 : 5;
+    const capped = predicted.conciseness_structure > cap;
+    if (capped) predicted.conciseness_structure = cap;
+    for (const d of DIMENSIONS) {
+      // A contradiction with the annotations is a hard finding, not a matter of calibration.
+      if (d === 'behavioral_transparency' && a.contradiction) continue;
+      const j = scores[d];
+      const to = predicted[d];
+      if (to === j.score) continue;
+      const from = j.score;
+      j.score = to;
+      j.justification =
+        d === 'conciseness_structure' && capped
+          ? `${j.justification} Capped at ${to}: ${a.wordCount} words is more than an agent needs to choose the tool.`
+          : `${j.justification} Calibrated to ${to} (the rules alone give ${from}): on the registry's published scores, definitions with this evidence score ${to > from ? 'higher' : 'lower'}.`;
+      if (to < 5 && /^No change needed/.test(j.fix ?? '')) j.fix = raiseFix(d, a);
+    }
+  }
   const entries = Object.entries(scores) as [Dimension, DimensionJudgement][];
   const best = entries.filter(([, j]) => j.score >= 4).map(([d]) => LABEL[d]);
   const worst = [...entries].sort((x, y) => x[1].score - y[1].score)[0];
@@ -1134,10 +1337,20 @@ export function judgeToolOffline(input: ToolJudgeInput): ToolJudgement {
  * evidence and one concrete fix; judges server coherence with deterministic rules too.
  */
 export class OfflineJudge implements Judge {
-  readonly name = 'offline';
+  readonly name: string;
+  readonly #weights: ModelWeights | null;
+
+  /**
+   * `weights`: the fitted models to apply (default: the committed `calibration/weights.json`);
+   * `null` scores with the rules alone.
+   */
+  constructor(options: { weights?: ModelWeights | null } = {}) {
+    this.#weights = options.weights === undefined ? defaultWeights() : options.weights;
+    this.name = this.#weights ? 'offline' : 'offline:rules';
+  }
 
   async judgeTool(input: ToolJudgeInput): Promise<ToolJudgement> {
-    return judgeToolOffline(input);
+    return judgeToolOffline(input, this.#weights);
   }
 
   async judgeServer(input: CoherenceJudgeInput): Promise<CoherenceJudgement> {

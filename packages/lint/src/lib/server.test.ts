@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { coherenceOffline, nameStyle } from './coherence.js';
 import {
   isShadowCandidate,
+  mayOverlap,
   scoreServer,
   shadowCandidates,
   validateShadowingRisks,
@@ -176,5 +177,33 @@ describe('server rollup', () => {
     expect(r.server.overallScore).toBeNull();
     const r4 = await scoreServer(tools, { toolScores: first.tools.slice(0, 4) });
     expect(r4.server.descriptionQualityScore).not.toBeNull();
+  });
+});
+
+describe('shadow candidates only between tools that could do the same job', () => {
+  it('drops pairs that read and write, or share nothing of their purpose', () => {
+    const tool = (
+      name: string,
+      description: string,
+      invocationCost: number,
+      readOnly?: boolean,
+    ) => ({
+      name,
+      description,
+      invocationCost,
+      ...(readOnly === undefined ? {} : { annotations: { readOnlyHint: readOnly } }),
+    });
+    const writeBatch = tool('write_batch', 'Apply a batch of page edits atomically.', 12, false);
+    const readArtifact = tool('read_artifact', 'Read a binary artifact as base64.', 2, true);
+    expect(mayOverlap(writeBatch, readArtifact)).toBe(false);
+    expect(shadowCandidates([writeBatch, readArtifact])).toEqual([]);
+    const searchAll = tool(
+      'search_notes_full',
+      'Search every note with filters and facets.',
+      12,
+      true,
+    );
+    const search = tool('search_notes', 'Search notes by words.', 2, true);
+    expect(shadowCandidates([searchAll, search])).toHaveLength(1);
   });
 });

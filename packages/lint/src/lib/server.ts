@@ -8,12 +8,14 @@ import {
 import { OfflineJudge } from './offline-judge.js';
 import { type ScoreOptions, scoreTools } from './score.js';
 import { computeSignals } from './signals.js';
+import { contentTokens, isMutationVerb, nameWordsShared, sentences } from './text.js';
 import type {
   CoherenceToolInput,
   ServerReport,
   ServerScore,
   ShadowCandidate,
   ShadowingRisk,
+  ToolAnnotationsInput,
   ToolInput,
   ToolScore,
 } from './types.js';
@@ -23,20 +25,76 @@ export function isShadowCandidate(cheap: number, expensive: number): boolean {
   return expensive >= 2 * cheap && expensive - cheap >= 4;
 }
 
+/** A tool as the shadowing prefilter sees it; description and annotations are optional. */
+export interface PrefilterTool {
+  name: string;
+  invocationCost: number;
+  description?: string | null;
+  annotations?: ToolAnnotationsInput | null;
+}
+
+function writes(t: PrefilterTool): boolean {
+  if (t.annotations?.readOnlyHint === true) return false;
+  if (t.annotations?.readOnlyHint === false) return true;
+  return nameWordsShared(t.name).some((w) => isMutationVerb(w));
+}
+
+function purposeWords(t: PrefilterTool): Set<string> {
+  const first = sentences(t.description ?? '').find((s) => !s.label)?.text ?? '';
+  return new Set([...nameWordsShared(t.name), ...contentTokens(first)]);
+}
+
+/**
+ * True when two tools could answer the same question, so one may shadow the other: both must
+ * read, or both write, and share a name word or a good part of their purpose sentences
+ * (`write_batch` and `read_artifact` do not). Without descriptions there is no evidence either
+ * way and the pair stays in.
+ */
+export function mayOverlap(
+  a: PrefilterTool,
+  b: PrefilterTool,
+  common: ReadonlySet<string> = new Set(),
+): boolean {
+  if (!a.description || !b.description) return true;
+  if (writes(a) !== writes(b)) return false;
+  const na = new Set(nameWordsShared(a.name));
+  const telling = (w: string) => w.length > 2 && !GENERIC_NAME_WORDS.has(w) && !common.has(w);
+  if (nameWordsShared(b.name).some((w) => na.has(w) && telling(w))) return true;
+  const pa = purposeWords(a);
+  const pb = purposeWords(b);
+  let shared = 0;
+  for (const w of pb) if (pa.has(w)) shared++;
+  return shared / (pa.size + pb.size - shared || 1) >= 0.25;
+}
+
+/** Name words that say nothing about what a tool is for. */
+const GENERIC_NAME_WORDS = new Set(
+  'get set list read write search find fetch create update delete run do tool mcp api by all one'.split(
+    ' ',
+  ),
+);
+
 /**
  * The deterministic shadowing prefilter: for each tool, among the siblings it qualifies against
- * as the dearer side, the dearest one (ties broken by name). At most one candidate per tool,
- * so the output is linear in the tool count.
+ * as the dearer side and {@link mayOverlap} with, the dearest one (ties broken by name). At most
+ * one candidate per tool, so the output is linear in the tool count (pairs are only compared
+ * when the costs qualify).
  */
-export function shadowCandidates(
-  tools: readonly { name: string; invocationCost: number }[],
-): ShadowCandidate[] {
+export function shadowCandidates(tools: readonly PrefilterTool[]): ShadowCandidate[] {
   const out: ShadowCandidate[] = [];
+  // A name word most of the server's tools share ("file" on a filesystem server) tells nothing.
+  const df = new Map<string, number>();
+  for (const t of tools)
+    for (const w of new Set(nameWordsShared(t.name))) df.set(w, (df.get(w) ?? 0) + 1);
+  const common = new Set(
+    [...df].filter(([, n]) => tools.length >= 4 && n >= tools.length / 3).map(([w]) => w),
+  );
   for (const tool of tools) {
-    let best: { name: string; invocationCost: number } | undefined;
+    let best: PrefilterTool | undefined;
     for (const other of tools) {
       if (other.name === tool.name) continue;
       if (!isShadowCandidate(other.invocationCost, tool.invocationCost)) continue;
+      if (!mayOverlap(tool, other, common)) continue;
       if (
         !best ||
         other.invocationCost > best.invocationCost ||

@@ -135,18 +135,20 @@ async function listOver(
   what: string,
   timeoutMs: number,
   describeFailure: (error: unknown) => string,
+  timeoutHint = '',
 ): Promise<Omit<LoadedTools, 'source'>> {
+  const hint = timeoutHint ? ` (${timeoutHint})` : '';
   const client = new Client({ name: 'lectern-lint', version: '0.1.0' });
   try {
     await withTimeout(
       client.connect(transport),
       timeoutMs,
-      `${what} did not complete the MCP handshake within ${timeoutMs} ms.`,
+      `${what} did not complete the MCP handshake within ${timeoutMs} ms${hint}.`,
     );
     const tools = await withTimeout(
       listAllTools(client),
       timeoutMs,
-      `${what} did not answer tools/list within ${timeoutMs} ms.`,
+      `${what} did not answer tools/list within ${timeoutMs} ms${hint}.`,
     );
     const info = client.getServerVersion();
     return { tools, serverName: info?.name, serverVersion: info?.version };
@@ -159,8 +161,10 @@ async function listOver(
 
 /** Options for {@link loadTarget}. */
 export interface LoadOptions {
-  /** Connect and list timeout for live servers, ms. Default 15000. */
+  /** Connect and list timeout for live servers, ms. Default 60000. */
   timeoutMs?: number;
+  /** Appended to a timeout message, e.g. how to raise the limit ("raise it with --timeout MS"). */
+  timeoutHint?: string;
   /** Reads standard input for the `-` file target. */
   readStdin?: () => Promise<string>;
 }
@@ -172,7 +176,7 @@ export interface LoadOptions {
  * when the target is unusable.
  */
 export async function loadTarget(target: Target, options: LoadOptions = {}): Promise<LoadedTools> {
-  const timeoutMs = options.timeoutMs ?? 15_000;
+  const timeoutMs = options.timeoutMs ?? 60_000;
   switch (target.kind) {
     case 'file': {
       let text: string;
@@ -212,12 +216,18 @@ export async function loadTarget(target: Target, options: LoadOptions = {}): Pro
       transport.stderr?.on('data', (chunk: Buffer) => {
         stderr = (stderr + chunk.toString('utf8')).slice(-2000);
       });
-      const loaded = await listOver(transport, `server "${line}"`, timeoutMs, (error) => {
-        const tail = stderr.trim()
-          ? `; its stderr ended with: ${stderr.trim().split('\n').slice(-3).join(' | ')}`
-          : '';
-        return `server "${line}" did not start or answer: ${(error as Error).message}${tail}`;
-      });
+      const loaded = await listOver(
+        transport,
+        `server "${line}"`,
+        timeoutMs,
+        (error) => {
+          const tail = stderr.trim()
+            ? `; its stderr ended with: ${stderr.trim().split('\n').slice(-3).join(' | ')}`
+            : '';
+          return `server "${line}" did not start or answer: ${(error as Error).message}${tail}`;
+        },
+        options.timeoutHint,
+      );
       return { ...loaded, source: line };
     }
     case 'url': {
@@ -230,11 +240,17 @@ export async function loadTarget(target: Target, options: LoadOptions = {}): Pro
       const transport = new StreamableHTTPClientTransport(url, {
         requestInit: { headers: target.headers ?? {} },
       });
-      const loaded = await listOver(transport, url.href, timeoutMs, (error) => {
-        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        const detail = cause?.code ?? cause?.message;
-        return `${url.href} did not answer as an MCP Streamable HTTP server: ${(error as Error).message}${detail ? ` (${detail})` : ''}`;
-      });
+      const loaded = await listOver(
+        transport,
+        url.href,
+        timeoutMs,
+        (error) => {
+          const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+          const detail = cause?.code ?? cause?.message;
+          return `${url.href} did not answer as an MCP Streamable HTTP server: ${(error as Error).message}${detail ? ` (${detail})` : ''}`;
+        },
+        options.timeoutHint,
+      );
       return { ...loaded, source: url.href };
     }
   }

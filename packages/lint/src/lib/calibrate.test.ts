@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runLintCli } from '../run-cli.js';
+import { calibrate, noiseFloor, parseCalibrationJsonl } from './calibrate.js';
+import { checkWeights, defaultWeights, FEATURE_NAMES } from './model.js';
+import { OfflineJudge } from './offline-judge.js';
+
+const file = (name: string) => fileURLToPath(new URL(`../../calibration/${name}`, import.meta.url));
+const registry = parseCalibrationJsonl(readFileSync(file('registry.jsonl'), 'utf8'));
+const baseline = JSON.parse(readFileSync(file('baseline.json'), 'utf8')) as {
+  allowedTdqsMae: number;
+  test: { tdqsMae: number };
+};
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runLintCli(argv, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: {},
+  });
+  return { code, stdout, stderr };
+}
+
+describe('the registry calibration corpus', () => {
+  it('is split by server: no server and no shared definition on both sides', () => {
+    const dev = registry.filter((e) => e.split === 'dev');
+    const test = registry.filter((e) => e.split === 'test');
+    expect(dev.length + test.length).toBe(registry.length);
+    expect(test.length).toBeGreaterThan(0);
+    const devServers = new Set(dev.map((e) => e.server));
+    const devGroups = new Set(dev.map((e) => e.group));
+    for (const e of test) {
+      expect(devServers.has(e.server), e.server).toBe(false);
+      expect(devGroups.has(e.group), e.group).toBe(false);
+    }
+    // Every observation records where and when it was seen and what the page showed.
+    for (const e of registry) {
+      expect(e.source).toMatch(/^https:\/\//);
+      expect(e.seen).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(Object.keys(e.published.scores).length + (e.published.tdqs ? 1 : 0)).toBeGreaterThan(
+        0,
+      );
+    }
+  });
+
+  it('keeps repeated observations and measures the registry noise floor from them', () => {
+    const noise = noiseFloor(registry);
+    expect(noise).not.toBeNull();
+    expect(noise?.repeatedDefinitions).toBeGreaterThanOrEqual(1);
+    expect(noise?.tdqs.pairs).toBeGreaterThan(0);
+    // One definition published on many servers gets different overall scores.
+    expect(noise?.tdqs.meanAbsDiff).toBeGreaterThan(0);
+  });
+
+  it('passes the CI gate on the test part: TDQS MAE within the reported figure + 0.05', async () => {
+    expect(baseline.allowedTdqsMae).toBeCloseTo(baseline.test.tdqsMae + 0.05, 3);
+    const ok = await cli(
+      'calibrate',
+      file('registry.jsonl'),
+      '--split',
+      'test',
+      '--check',
+      '--max-tdqs-mae',
+      String(baseline.allowedTdqsMae),
+      '--rows',
+      '5',
+    );
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('tier confusion');
+    expect(ok.stdout).toMatch(/check: TDQS MAE [\d.]+ is within/);
+    // The gate can fail: a bound below the measured error exits 1.
+    const tight = await cli(
+      'calibrate',
+      file('registry.jsonl'),
+      '--split',
+      'test',
+      '--check',
+      '--max-tdqs-mae',
+      '0',
+    );
+    expect(tight.code).toBe(1);
+    expect(tight.stdout).toMatch(/is above the allowed 0\.000/);
+  }, 60_000);
+
+  it('refuses a bad --split and a part with no examples', async () => {
+    expect((await cli('calibrate', file('registry.jsonl'), '--split', 'train')).code).toBe(2);
+    const seeds = await cli('calibrate', file('seeds.jsonl'), '--split', 'test');
+    expect(seeds.code).toBe(2);
+    expect(seeds.stderr).toContain('no examples in the test part');
+  });
+});
+
+describe('calibrate on partial published scores', () => {
+  const tool = {
+    name: 'read_note',
+    description: 'Read one note by id. Fails when the id is unknown.',
+    inputSchema: {
+      type: 'object',
+      properties: { id: { type: 'string', description: 'Note id.' } },
+    },
+  };
+  const examples = parseCalibrationJsonl(
+    [
+      { id: 'a', tool, published: { scores: { behavioral_transparency: 3 }, tdqs: 3.5 } },
+      { id: 'b', tool, published: { scores: { behavioral_transparency: 2 }, tdqs: 3.9 } },
+      {
+        id: 'c',
+        tool: { ...tool, name: 'other' },
+        published: { scores: { conciseness_structure: 5 } },
+      },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n'),
+  );
+
+  it('compares only what each example shows and derives the tier from the TDQS', async () => {
+    const r = await calibrate(examples);
+    expect(r.dimensions.behavioral_transparency.n).toBe(2);
+    expect(r.dimensions.conciseness_structure.n).toBe(1);
+    expect(r.dimensions.purpose_clarity.n).toBe(0);
+    expect(r.tdqsCount).toBe(2);
+    expect(r.rows[2]?.tdqsDelta).toBeNull();
+    expect(r.rows[0]?.published.tier).toBe('A');
+    const confusion = Object.values(r.tierConfusion).reduce(
+      (acc, row) => acc + Object.values(row).reduce((a, b) => a + b, 0),
+      0,
+    );
+    expect(confusion).toBe(2);
+  });
+
+  it('measures the noise of repeated definitions', () => {
+    const noise = noiseFloor(examples);
+    expect(noise?.repeatedDefinitions).toBe(1);
+    expect(noise?.dimensions.behavioral_transparency).toEqual({ pairs: 1, meanAbsDiff: 1 });
+    expect(noise?.tdqs.meanAbsDiff).toBe(0.4);
+    expect(noise?.tdqs.maeToGroupMean).toBe(0.2);
+  });
+
+  it('rejects a line that shows no published score at all', () => {
+    expect(() =>
+      parseCalibrationJsonl(JSON.stringify({ id: 'x', tool, published: { scores: {} } })),
+    ).toThrow(/line 1: published/);
+  });
+});
+
+describe('the fitted weights', () => {
+  it('are committed, match this judge, and were fitted on the development part only', () => {
+    const w = defaultWeights();
+    expect(w).not.toBeNull();
+    expect(w?.features).toEqual([...FEATURE_NAMES]);
+    const devCount = registry.filter((e) => e.split === 'dev').length;
+    // The five seeds and the three rubric examples join the development part.
+    expect(w?.fitted.examples).toBe(devCount + 8);
+    expect(() => checkWeights({ ...w, features: ['x'] })).toThrow(/refit/);
+  });
+
+  it('improve on the rules alone across the development part', async () => {
+    const dev = registry.filter((e) => e.split === 'dev');
+    const fitted = await calibrate(dev, { judge: new OfflineJudge() });
+    const rules = await calibrate(dev, { judge: new OfflineJudge({ weights: null }) });
+    expect(fitted.withinOneRate).toBeGreaterThanOrEqual(rules.withinOneRate);
+    for (const d of ['behavioral_transparency', 'contextual_completeness'] as const) {
+      expect(fitted.dimensions[d].mae, d).toBeLessThan(rules.dimensions[d].mae);
+    }
+    expect(rules.judge).toBe('offline:rules');
+  }, 60_000);
+});
