@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   connectStdio,
+  eventually,
   type Loose,
   run,
   scratch,
@@ -183,7 +184,7 @@ describe('lectern serve --http', () => {
   };
 
   it('prints its URL and tools, and answers /health', async () => {
-    expect(server.stderr()).toContain('list_wikis');
+    await eventually(server.stderr, 'list_wikis');
     const health = await fetch(server.url.replace(/\/mcp$/, '/health'), {
       headers: { authorization: `Bearer ${token}` },
     });
@@ -252,7 +253,7 @@ describe('lectern serve --http', () => {
     expect(result.isError, result.text).toBe(false);
     expect(result.data.added).toBe(3000);
     expect(await exited).toBe(0);
-    expect(busy.stderr()).toMatch(/SIGTERM: finishing 1 running call/);
+    await eventually(busy.stderr, /SIGTERM: finishing 1 running call/);
   }, 120_000);
 
   it('stops cleanly on SIGTERM', async () => {

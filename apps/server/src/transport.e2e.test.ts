@@ -8,7 +8,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES } from './lib/limits.js';
 import { openSession, ping, rawRequest } from './test-helpers/http.js';
-import { BIN, call, connectStdio, run, scratch, startHttpServer } from './test-helpers/spawn.js';
+import {
+  BIN,
+  call,
+  connectStdio,
+  eventually,
+  run,
+  scratch,
+  startHttpServer,
+} from './test-helpers/spawn.js';
 
 const s = scratch();
 afterAll(() => s.cleanup());
@@ -60,7 +68,7 @@ describe('stdio: message size', () => {
   it('answers a message over the limit with a JSON-RPC error and a log line, and keeps serving', async () => {
     const refused = client.callTool({ name: 'write_batch', arguments: oversizedArguments() });
     await expect(refused).rejects.toThrow(/Request too large: \d+ bytes, over the 67108864-byte/);
-    expect(stderr()).toMatch(/refused a tools\/call message \(id \d+\) of 64\.0 MiB/);
+    await eventually(stderr, /refused a tools\/call message \(id \d+\) of 64\.0 MiB/);
     const again = await call(client, 'list_wikis');
     expect(again.isError).toBe(false);
   }, 180_000);
@@ -168,7 +176,7 @@ describe('HTTP: message size', () => {
     await expect(
       client.callTool({ name: 'write_batch', arguments: oversizedArguments() }),
     ).rejects.toThrow(/Request too large/);
-    expect(server.stderr()).toMatch(/refused a request body: Request too large/);
+    await eventually(server.stderr, /refused a request body: Request too large/);
     const again = await call(client, 'list_wikis');
     expect(again.isError).toBe(false);
   }, 180_000);
@@ -199,7 +207,7 @@ describe('HTTP: sessions', () => {
       jsonrpc: '2.0',
       error: { message: expect.stringContaining('too many sessions') },
     });
-    expect(sv.stderr()).toContain('refused a new session');
+    await eventually(sv.stderr, 'refused a new session');
     const del = await rawRequest(sv.url, {
       method: 'DELETE',
       headers: { 'mcp-session-id': a.id!, 'mcp-protocol-version': '2025-06-18' },
@@ -299,7 +307,7 @@ describe('HTTP: where it listens', () => {
     try {
       expect(withToken.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
       expect(open.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
-      expect(open.stderr()).toContain('no bearer token');
+      await eventually(open.stderr, 'no bearer token');
       const port = new URL(open.url).port;
       const r = await rawRequest(`http://127.0.0.1:${port}/health`, { method: 'GET' });
       expect(r.status).toBe(200);

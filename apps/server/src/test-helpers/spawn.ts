@@ -106,3 +106,21 @@ export function startHttpServer(
     });
   });
 }
+
+/**
+ * Waits until `text()` (a child's stderr so far) matches `pattern`, and returns it. Log lines
+ * travel through a pipe and may arrive after the answer that caused them; asserting on them at
+ * once would depend on timing. Fails, showing the text, after `timeoutMs`.
+ */
+export async function eventually(
+  text: () => string,
+  pattern: string | RegExp,
+  timeoutMs = 30_000,
+): Promise<string> {
+  const matches = () =>
+    typeof pattern === 'string' ? text().includes(pattern) : pattern.test(text());
+  const end = Date.now() + timeoutMs;
+  while (!matches() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  if (!matches()) throw new Error(`expected the log to show ${String(pattern)}; it is:\n${text()}`);
+  return text();
+}
