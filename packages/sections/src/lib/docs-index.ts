@@ -1,15 +1,18 @@
 import type { Dirent, Stats } from 'node:fs';
-import { lstatSync, readdirSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createRootSync,
   decodeUtf8,
   isToolError,
+  type OpenedDir,
+  openDirInRootSync,
   openInRoot,
   type Root,
   resolveInRoot,
   sha256,
+  showPath,
+  statInRootSync,
   suggest,
   ToolError,
 } from '@lectern/core';
@@ -303,36 +306,55 @@ export class DocsIndex {
     return doc;
   }
 
-  /** Walks one root with lstat: Markdown regular files, links and hidden entries skipped. */
+  /**
+   * Walks one root: Markdown regular files; links, hidden entries and `node_modules` skipped.
+   * Each folder is opened inside its parent's descriptor without following links and listed
+   * through it (core's `OpenedDir`), so a folder swapped for a link mid-walk is never entered.
+   */
   private walk(root: RootEntry, out: Listed[]): void {
-    const stack: string[] = [''];
-    while (stack.length > 0) {
-      const rel = stack.pop()!;
-      let entries: Dirent[];
-      try {
-        entries = readdirSync(join(root.root.path, rel), { withFileTypes: true });
-      } catch {
-        continue; // vanished or unreadable folder
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const e of entries) {
-        if (skipName(e.name)) continue;
-        const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
-        if (e.isSymbolicLink()) continue;
-        if (e.isDirectory()) {
-          stack.push(childRel);
-          continue;
-        }
-        if (!e.isFile() || !isMarkdownPath(e.name)) continue;
-        let st: Stats;
+    let top: OpenedDir;
+    try {
+      top = openDirInRootSync(root.root, '');
+    } catch (e) {
+      if (isToolError(e)) return;
+      throw e;
+    }
+    const stack: OpenedDir[] = [top];
+    try {
+      while (stack.length > 0) {
+        const dir = stack.pop()!;
         try {
-          st = lstatSync(join(root.root.path, childRel));
-        } catch {
-          continue;
+          const rel = dir.relativePath;
+          let entries: Dirent[];
+          try {
+            entries = dir.list();
+          } catch {
+            continue; // vanished or unreadable folder
+          }
+          entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+          for (const e of entries) {
+            if (skipName(e.name)) continue;
+            const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
+            if (e.isSymbolicLink()) continue;
+            if (e.isDirectory()) {
+              try {
+                stack.push(dir.openDir(e.name));
+              } catch (err) {
+                if (!isToolError(err)) throw err; // swapped for a link or removed: skipped
+              }
+              continue;
+            }
+            if (!e.isFile() || !isMarkdownPath(e.name)) continue;
+            const st = dir.lstat(e.name);
+            if (!st?.isFile()) continue;
+            out.push({ root, relPath: childRel, stat: st });
+          }
+        } finally {
+          dir.close();
         }
-        if (!st.isFile()) continue;
-        out.push({ root, relPath: childRel, stat: st });
       }
+    } finally {
+      for (const d of stack) d.close();
     }
   }
 
@@ -449,12 +471,23 @@ export class DocsIndex {
     return { root, rest: slash === -1 ? '' : path.slice(slash + 1) };
   }
 
+  /** lstat of a file of a root through the anchored guard; null when it cannot be reached. */
   private lstatQuiet(root: RootEntry, rel: string): Stats | null {
     try {
-      const st = lstatSync(join(root.root.path, rel));
-      return st;
-    } catch {
-      return null;
+      return statInRootSync(root.root, rel).stat;
+    } catch (e) {
+      if (isToolError(e)) return null;
+      throw e;
+    }
+  }
+
+  /** Refuses a hidden file or folder (`.git`, dotfiles) named directly: they are never served. */
+  private refuseHidden(rel: string, shown: string): void {
+    if (rel.split('/').some((s) => s.startsWith('.'))) {
+      throw new ToolError(
+        'PATH_HIDDEN',
+        `path ${showPath(shown)} is or is inside a hidden file or folder (a name starting with "."); the docs tools never read hidden files or .git.`,
+      );
     }
   }
 
@@ -540,6 +573,7 @@ export class DocsIndex {
       for (const r of this.roots) {
         try {
           const rel = resolveInRoot(r.root, path).relative;
+          this.refuseHidden(rel, path);
           return this.load(r, rel, this.idOfFile(r, rel));
         } catch (e) {
           if (isToolError(e) && e.code === 'PATH_ABSOLUTE_OUTSIDE_ROOT') continue;
@@ -556,9 +590,10 @@ export class DocsIndex {
     if (rel === '') {
       throw new ToolError(
         'PATH_IS_DIRECTORY',
-        `path ${path} names a root folder; a file is needed.`,
+        `path ${showPath(path)} names a root folder; a file is needed.`,
       );
     }
+    this.refuseHidden(rel, path);
     return this.load(root, rel, this.idOfFile(root, rel));
   }
 
