@@ -17,7 +17,12 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bySize, type ConnectedTools, connectTools, startExchangeLoop } from '@lectern/core/testing';
+import {
+  bySize,
+  type ConnectedTools,
+  connectTools,
+  startExchangeLoop,
+} from '@lectern/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compose } from './compose.js';
 import { parseConfig } from './config.js';
@@ -78,7 +83,10 @@ beforeAll(async () => {
         docs: [{ id: 'docs', path: join(base, 'docs') }],
         workspaces: [{ id: 'ws', path: join(base, 'ws') }],
         wikis: [{ id: 'wiki', path: join(base, 'wiki') }],
-        memory: { sources: [{ id: 'notes', path: join(base, 'notes') }], db: join(base, 'db', 'm.db') },
+        memory: {
+          sources: [{ id: 'notes', path: join(base, 'notes') }],
+          db: join(base, 'db', 'm.db'),
+        },
       },
       base,
     ),
@@ -133,7 +141,11 @@ async function race(
   calls: (tally: Tally, i: number) => Promise<void>,
 ): Promise<Tally> {
   const before = hashTree(outsideDir);
-  const loop = await startExchangeLoop(join(base, family, 'sub'), join(base, `swap-${family}`), base);
+  const loop = await startExchangeLoop(
+    join(base, family, 'sub'),
+    join(base, `swap-${family}`),
+    base,
+  );
   const tally: Tally = { calls: 0, ok: 0, leaks: [], codes: new Map() };
   let swaps = 0;
   try {

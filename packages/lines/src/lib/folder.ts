@@ -23,6 +23,12 @@ export async function checkStart(root: Root, path: string, allowFile: boolean): 
   }
   if (found.stat.isDirectory()) return { path: found.relativePath, kind: 'folder' };
   if (found.stat.isFile()) {
+    if (allowFile && found.stat.nlink > 1 && !root.allowHardLinks) {
+      throw new ToolError(
+        'PATH_HARD_LINK',
+        `file ${showPath(path)} has ${found.stat.nlink} hard links; another of its names may be outside the workspace, so it is not read.`,
+      );
+    }
     if (allowFile) return { path: found.relativePath, kind: 'file' };
     throw new ToolError(
       'PATH_NOT_DIRECTORY',

@@ -34,6 +34,7 @@ export function listFilesTool(ctx: LinesContext) {
   const inputSchema = z.object({
     workspace: z
       .string()
+      .max(64, 'an id is at most 64 characters')
       .min(1)
       .describe(`Workspace id to list; one of: ${ids.join(', ')}.`),
     path: z

@@ -83,6 +83,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
         ),
       fuente: z
         .string()
+        .max(64, 'an id is at most 64 characters')
         .optional()
         .describe(
           'Limita la búsqueda a esta fuente, con el id que muestra listar_fuentes. Por defecto busca en todas.',

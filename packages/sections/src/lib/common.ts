@@ -129,6 +129,7 @@ export function contentOf(doc: IndexedDoc, section: Section | null, withSubsecti
 export const sourceFields = {
   doc_id: z
     .string()
+    .max(4096, 'a path is at most 4096 characters')
     .min(1)
     .optional()
     .describe(
@@ -136,6 +137,7 @@ export const sourceFields = {
     ),
   path: z
     .string()
+    .max(4096, 'a path is at most 4096 characters')
     .min(1)
     .optional()
     .describe(

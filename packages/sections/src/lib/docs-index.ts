@@ -27,8 +27,11 @@ export const MARKDOWN_EXTENSIONS = ['.md', '.markdown', '.mdx'] as const;
 
 /** What the section tools are configured with. */
 export interface SectionsOptions {
-  /** Documentation roots; each id is a short name (letters, digits, `_`, `-`, `.`). */
-  roots: Array<{ id: string; path: string }>;
+  /**
+   * Documentation roots; each id is a short name (letters, digits, `_`, `-`, `.`). Files with
+   * several hard links are refused unless the root sets `allowHardLinks`.
+   */
+  roots: Array<{ id: string; path: string; allowHardLinks?: boolean }>;
   /** Largest document read, in bytes (default 10 MiB); larger files are refused or skipped. */
   maxFileBytes?: number;
   /** Called after every parse (not for cache hits): a hook for tests and metrics. */
@@ -182,7 +185,10 @@ export class DocsIndex {
         );
       }
       seen.add(r.id);
-      return { id: r.id, root: createRootSync(r.path) };
+      return {
+        id: r.id,
+        root: createRootSync(r.path, { allowHardLinks: r.allowHardLinks ?? false }),
+      };
     });
     const max = options.maxFileBytes ?? DEFAULT_MAX_DOC_BYTES;
     if (!Number.isInteger(max) || max < 1) {

@@ -32,7 +32,11 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
       'An anchor that does not exist yields an error whose suggestions hold the nearest valid anchors (that page’s own anchors when only the part after # is wrong).',
     ].join('\n'),
     inputSchema: z.object({
-      anchor: z.string().min(1).describe(anchorText),
+      anchor: z
+        .string()
+        .max(4096, 'an anchor is at most 4096 characters')
+        .min(1)
+        .describe(anchorText),
       offset: z
         .number()
         .int()
@@ -197,6 +201,7 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     inputSchema: z.object({
       doc_id: z
         .string()
+        .max(4096, 'a path is at most 4096 characters')
         .min(1)
         .optional()
         .describe(

@@ -7,6 +7,7 @@ import { outlineTool } from '../tools/outline.js';
 
 const pathField = z
   .string()
+  .max(4096, 'a path is at most 4096 characters')
   .min(1)
   .optional()
   .describe(
@@ -51,6 +52,7 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       text: textField,
       anchor: z
         .string()
+        .max(4096, 'an anchor is at most 4096 characters')
         .min(1)
         .optional()
         .describe(
@@ -58,6 +60,7 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
         ),
       heading: z
         .string()
+        .max(1000, 'a heading is at most 1000 characters')
         .min(1)
         .optional()
         .describe(

@@ -40,6 +40,7 @@ export function getSectionTool(index: DocsIndex) {
       text: sourceFields.text,
       anchor: z
         .string()
+        .max(4096, 'an anchor is at most 4096 characters')
         .min(1)
         .optional()
         .describe(
@@ -47,6 +48,7 @@ export function getSectionTool(index: DocsIndex) {
         ),
       heading: z
         .string()
+        .max(1000, 'a heading is at most 1000 characters')
         .min(1)
         .optional()
         .describe(

@@ -23,6 +23,7 @@ export function readTool(index: DocsIndex) {
     inputSchema: z.object({
       anchor: z
         .string()
+        .max(4096, 'an anchor is at most 4096 characters')
         .min(1)
         .describe(
           "Section anchor '<doc_id>#<slug>' (e.g. 'guide/install#linux'), or a bare doc_id for the whole document, as returned by docs_outline, docs_search or docs_where.",

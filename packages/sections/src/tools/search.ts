@@ -40,6 +40,7 @@ export function searchTool(index: DocsIndex) {
         ),
       scope: z
         .string()
+        .max(4096, 'a path is at most 4096 characters')
         .min(1)
         .optional()
         .describe(

@@ -29,6 +29,11 @@ export interface WikiConfig {
   title?: string;
   /** Root file with the conventions for agents (default `SCHEMA.md`). */
   schemaFile?: string;
+  /**
+   * Read pages that have more than one hard link (default false: refused with `PATH_HARD_LINK`,
+   * since another name of the file may be outside the wiki).
+   */
+  allowHardLinks?: boolean;
 }
 
 /** Options of {@link wikiTools}. */
@@ -174,7 +179,10 @@ export class Wiki {
   constructor(config: WikiConfig, shared: { maxPageBytes: number; extensions: string[] }) {
     this.id = config.id;
     this.title = config.title?.trim() || config.id;
-    this.root = createRootSync(config.path, { maxFileBytes: shared.maxPageBytes });
+    this.root = createRootSync(config.path, {
+      maxFileBytes: shared.maxPageBytes,
+      allowHardLinks: config.allowHardLinks ?? false,
+    });
     this.maxPageBytes = shared.maxPageBytes;
     this.extensions = shared.extensions;
     const schema = config.schemaFile ?? DEFAULT_SCHEMA_FILE;
