@@ -21,7 +21,6 @@ import {
   readFileInRootSync,
   removeFileInRootSync,
   sha256,
-  ToolError,
   writeFileAtomic,
   writeFileInRootSync,
 } from '@lectern/core';
