@@ -38,7 +38,14 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { tempNameFor } from './atomic.js';
 import { ToolError } from './errors.js';
-import { at, fdPath, forgetFolder, rememberChild, rememberFolder } from './lib/anchor.js';
+import {
+  anchoredByProc,
+  at,
+  fdPath,
+  forgetFolder,
+  rememberChild,
+  rememberFolder,
+} from './lib/anchor.js';
 
 /** Options fixed when a root is created. */
 export interface RootOptions {
@@ -294,9 +301,19 @@ type FsAsk =
   | { op: 'renameAt'; dir: number; from: string; to: string }
   | { op: 'unlinkAt'; dir: number; name: string }
   | { op: 'fsync'; fd: number }
-  | { op: 'close'; fd: number };
+  | { op: 'close'; fd: number }
+  | { op: 'lstatPath'; path: string }
+  | { op: 'openPath'; path: string; flags: number }
+  | { op: 'readlinkFd'; fd: number }
+  | { op: 'openFile'; path: string }
+  | { op: 'closeFile'; file: OpenedAny };
+/** A file opened for reading: a raw descriptor (sync runner) or a FileHandle (async runner). */
+interface OpenedAny {
+  fd: number;
+  handle?: FileHandle;
+}
 /** What a runner answers. */
-type FsAnswer = number | Stats | string | null | undefined;
+type FsAnswer = number | Stats | string | null | undefined | OpenedAny;
 /** A walk (or any guarded operation) written as questions. */
 type FsSteps<T> = Generator<FsAsk, T, FsAnswer>;
 
@@ -366,6 +383,20 @@ async function askAsync(q: FsAsk): Promise<FsAnswer> {
       forgetFolder(q.fd);
       await closeAsync(q.fd);
       return undefined;
+    case 'lstatPath':
+      return lstat(q.path).catch(missingToNull);
+    case 'openPath':
+      return openAsync(q.path, q.flags);
+    case 'readlinkFd':
+      return readlink(`/proc/self/fd/${q.fd}`);
+    case 'openFile': {
+      const handle = await open(q.path, OPEN_FLAGS);
+      return { fd: handle.fd, handle };
+    }
+    case 'closeFile':
+      if (q.file.handle) await q.file.handle.close();
+      else await closeAsync(q.file.fd);
+      return undefined;
   }
 }
 
@@ -417,6 +448,21 @@ function askSync(q: FsAsk): FsAnswer {
     case 'close':
       forgetFolder(q.fd);
       closeSync(q.fd);
+      return undefined;
+    case 'lstatPath':
+      try {
+        return lstatSync(q.path);
+      } catch (e) {
+        return missingToNull(e);
+      }
+    case 'openPath':
+      return openSync(q.path, q.flags);
+    case 'readlinkFd':
+      return readlinkSync(`/proc/self/fd/${q.fd}`);
+    case 'openFile':
+      return { fd: openSync(q.path, OPEN_FLAGS) };
+    case 'closeFile':
+      closeSync(q.file.fd);
       return undefined;
   }
 }
@@ -846,31 +892,150 @@ export async function openInRoot(
   requestPath: string,
   options: OpenOptions = {},
 ): Promise<OpenedFile> {
-  const walked = await runSteps(walkSteps(root, requestPath, { final: 'file' }));
-  let handle: FileHandle;
+  const got = await runSteps(openFileSteps(root, requestPath, options));
+  return {
+    // the async runner always opens with a FileHandle
+    handle: got.file.handle!,
+    stat: got.stat,
+    absolutePath: absoluteOf(root, got.real),
+    relativePath: got.relative,
+  };
+}
+
+/** What {@link openFileSteps} opened. */
+interface OpenedChecked {
+  file: OpenedAny;
+  stat: Stats;
+  real: string[];
+  relative: string;
+}
+
+/**
+ * Opens a regular file inside a root: first the verified fast path, then (when it cannot
+ * confirm) the anchored walk. The caller owns `file`.
+ */
+function* openFileSteps(
+  root: Root,
+  requestPath: string,
+  options: OpenOptions,
+): FsSteps<OpenedChecked> {
+  const resolved = resolveInRoot(root, requestPath);
+  const fast = yield* fastFileSteps(root, requestPath, resolved, options);
+  if (fast) return fast;
+  const walked = yield* walkSteps(root, requestPath, { final: 'file' });
+  let file: OpenedAny;
   let cap: number;
   try {
     cap = checkOpenable(root, requestPath, walked.stat, options);
     try {
-      handle = await open(at(walked.parent, walked.name), OPEN_FLAGS);
+      file = (yield { op: 'openFile', path: at(walked.parent, walked.name) }) as OpenedAny;
     } catch (e) {
       throw fsFailure(requestPath, e);
     }
   } finally {
-    if (walked.parent >= 0) await runSteps(closeStep(walked.parent));
+    if (walked.parent >= 0) yield { op: 'close', fd: walked.parent };
   }
   try {
-    const fst = await handle.stat();
+    const fst = (yield { op: 'fstat', fd: file.fd }) as Stats;
     checkOpened(root, requestPath, walked.stat!, fst, cap);
-    return {
-      handle,
-      stat: fst,
-      absolutePath: absoluteOf(root, walked.real),
-      relativePath: walked.resolved.relative,
-    };
+    return { file, stat: fst, real: walked.real, relative: walked.resolved.relative };
   } catch (e) {
-    await handle.close();
+    yield { op: 'closeFile', file };
     throw e;
+  }
+}
+
+/**
+ * The fast path of a file open, for roots that follow no links, where `/proc` anchoring works:
+ * lstat and open the full path (O_NOFOLLOW | O_NONBLOCK), then accept the descriptor only when
+ * the kernel's own record of where it lives (`readlink /proc/self/fd/N`) is exactly the
+ * expected path inside the root and its dev/inode match the lstat. A path that passed through
+ * a link, or a folder moved or swapped at any moment before the check, shows another location
+ * and falls back to the anchored walk, which gives the exact refusal. Nothing is read and no
+ * fact about the file is reported before the check passes. Returns null to fall back.
+ */
+function* fastFileSteps(
+  root: Root,
+  requestPath: string,
+  resolved: ResolvedPath,
+  options: OpenOptions,
+): FsSteps<OpenedChecked | null> {
+  if (root.allowInRootSymlinks || !anchoredByProc() || resolved.segments.length === 0) {
+    return null;
+  }
+  const expected = resolved.absolute;
+  const st = (yield { op: 'lstatPath', path: expected }) as Stats | null;
+  if (st === null || !st.isFile()) return null;
+  let file: OpenedAny;
+  try {
+    file = (yield { op: 'openFile', path: expected }) as OpenedAny;
+  } catch {
+    return null;
+  }
+  let ok = false;
+  try {
+    const fst = (yield { op: 'fstat', fd: file.fd }) as Stats;
+    const where = (yield { op: 'readlinkFd', fd: file.fd }) as string;
+    if (where !== expected || fst.dev !== st.dev || fst.ino !== st.ino || !fst.isFile()) {
+      return null;
+    }
+    const cap = checkOpenable(root, requestPath, fst, options);
+    checkOpened(root, requestPath, fst, fst, cap);
+    ok = true;
+    return { file, stat: fst, real: resolved.segments, relative: resolved.relative };
+  } finally {
+    if (!ok) yield { op: 'closeFile', file };
+  }
+}
+
+/** `O_PATH` (Linux): a descriptor that names a file without opening it (no FIFO, no device). */
+const O_PATH = 0o10000000;
+const O_PATH_ARCHES = new Set([
+  'x64',
+  'arm64',
+  'arm',
+  'ia32',
+  'riscv64',
+  's390x',
+  'ppc64',
+  'loong64',
+]);
+
+/**
+ * The fast path of a stat (or, with `dir`, of a folder open): the full path is opened without
+ * following a final link (`O_PATH`, which opens nothing, or `O_DIRECTORY` for a folder) and
+ * accepted only when `readlink /proc/self/fd/N` is exactly the expected path. Returns the
+ * descriptor and its fstat, or null to fall back to the anchored walk.
+ */
+function* fastNodeSteps(
+  root: Root,
+  resolved: ResolvedPath,
+  dir: boolean,
+): FsSteps<{ fd: number; stat: Stats } | null> {
+  if (root.allowInRootSymlinks || !anchoredByProc()) return null;
+  if (!dir && !(process.platform === 'linux' && O_PATH_ARCHES.has(process.arch))) return null;
+  const expected = resolved.absolute;
+  let fd: number;
+  try {
+    fd = (yield {
+      op: 'openPath',
+      path: expected,
+      flags: dir ? DIR_FLAGS : O_PATH | constants.O_NOFOLLOW,
+    }) as number;
+  } catch {
+    return null;
+  }
+  let ok = false;
+  try {
+    const where = (yield { op: 'readlinkFd', fd }) as string;
+    if (where !== expected) return null;
+    const st = (yield { op: 'fstat', fd }) as Stats;
+    // a final link is the anchored walk's to refuse (or follow, in-root, where allowed)
+    if (st.isSymbolicLink()) return null;
+    ok = true;
+    return { fd, stat: st };
+  } finally {
+    if (!ok) yield { op: 'close', fd };
   }
 }
 
@@ -925,25 +1090,13 @@ export function openInRootSync(
   requestPath: string,
   options: OpenOptions = {},
 ): OpenedFileSync {
-  const walked = runStepsSync(walkSteps(root, requestPath, { final: 'file' }));
-  try {
-    const { fd, stat } = openAtSync(
-      root,
-      requestPath,
-      walked.parent,
-      walked.name,
-      walked.stat,
-      options,
-    );
-    return {
-      fd,
-      stat,
-      absolutePath: absoluteOf(root, walked.real),
-      relativePath: walked.resolved.relative,
-    };
-  } finally {
-    if (walked.parent >= 0) runStepsSync(closeStep(walked.parent));
-  }
+  const got = runStepsSync(openFileSteps(root, requestPath, options));
+  return {
+    fd: got.file.fd,
+    stat: got.stat,
+    absolutePath: absoluteOf(root, got.real),
+    relativePath: got.relative,
+  };
 }
 
 /** What {@link readFileInRoot} returns. */
@@ -1068,15 +1221,23 @@ function statResult(requestPath: string, walked: Walked, root: Root): StatResult
  * redirected by a later swap.
  */
 export async function statInRoot(root: Root, requestPath: string): Promise<StatResult> {
-  const walked = await runSteps(walkSteps(root, requestPath, { final: 'stat' }));
-  if (walked.parent >= 0) await runSteps(closeStep(walked.parent));
-  return statResult(requestPath, walked, root);
+  return runSteps(statSteps(root, requestPath));
 }
 
 /** Synchronous {@link statInRoot}. */
 export function statInRootSync(root: Root, requestPath: string): StatResult {
-  const walked = runStepsSync(walkSteps(root, requestPath, { final: 'stat' }));
-  if (walked.parent >= 0) runStepsSync(closeStep(walked.parent));
+  return runStepsSync(statSteps(root, requestPath));
+}
+
+function* statSteps(root: Root, requestPath: string): FsSteps<StatResult> {
+  const resolved = resolveInRoot(root, requestPath);
+  const fast = yield* fastNodeSteps(root, resolved, false);
+  if (fast) {
+    yield { op: 'close', fd: fast.fd };
+    return { stat: fast.stat, absolutePath: resolved.absolute, relativePath: resolved.relative };
+  }
+  const walked = yield* walkSteps(root, requestPath, { final: 'stat' });
+  if (walked.parent >= 0) yield { op: 'close', fd: walked.parent };
   return statResult(requestPath, walked, root);
 }
 
@@ -1263,16 +1424,28 @@ function dirResult(root: Root, requestPath: string, walked: Walked): OpenedDir {
  * codes of {@link resolveInRoot}. Close the result.
  */
 export async function openDirInRoot(root: Root, requestPath: string): Promise<OpenedDir> {
-  return dirResult(
-    root,
-    requestPath,
-    await runSteps(walkSteps(root, requestPath, { final: 'dir' })),
-  );
+  return dirResult(root, requestPath, await runSteps(dirSteps(root, requestPath)));
 }
 
 /** Synchronous {@link openDirInRoot}. */
 export function openDirInRootSync(root: Root, requestPath: string): OpenedDir {
-  return dirResult(root, requestPath, runStepsSync(walkSteps(root, requestPath, { final: 'dir' })));
+  return dirResult(root, requestPath, runStepsSync(dirSteps(root, requestPath)));
+}
+
+function* dirSteps(root: Root, requestPath: string): FsSteps<Walked> {
+  const resolved = resolveInRoot(root, requestPath);
+  const fast = yield* fastNodeSteps(root, resolved, true);
+  if (fast) {
+    return {
+      resolved,
+      real: resolved.segments,
+      parent: -1,
+      name: resolved.segments.at(-1) ?? '',
+      stat: fast.stat,
+      dir: fast.fd,
+    };
+  }
+  return yield* walkSteps(root, requestPath, { final: 'dir' });
 }
 
 /**
