@@ -83,27 +83,19 @@ export function walkSource(source: ResolvedSource, stats?: WalkStats): WalkedFil
     if (stats) stats.unreadable++;
     return out;
   }
-  const stack: OpenedDir[] = [top];
   try {
-    while (stack.length > 0) {
-      const dir = stack.pop()!;
-      try {
-        walkOne(source, dir, stack, out, stats);
-      } finally {
-        dir.close();
-      }
-    }
+    walkOne(source, top, out, stats);
   } finally {
-    for (const d of stack) d.close();
+    top.close();
   }
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
 }
 
+/** Walks one held folder, depth first: never more open descriptors than the tree is deep. */
 function walkOne(
   source: ResolvedSource,
   dir: OpenedDir,
-  stack: OpenedDir[],
   out: WalkedFile[],
   stats: WalkStats | undefined,
 ): void {
@@ -138,13 +130,20 @@ function walkOne(
     }
     if (kind === 'dir') {
       if (source.excludesFolder(childRel)) continue;
+      let child: OpenedDir;
       try {
-        stack.push(dir.openDir(name));
+        child = dir.openDir(name);
       } catch (error) {
         if (!isToolError(error)) throw error;
         // swapped for a link or removed since the listing: not entered
         if (stats && (error.code === 'PATH_SYMLINK' || error.code === 'PATH_CHANGED'))
           stats.links++;
+        continue;
+      }
+      try {
+        walkOne(source, child, out, stats);
+      } finally {
+        child.close();
       }
       continue;
     }

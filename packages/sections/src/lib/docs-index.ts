@@ -325,42 +325,46 @@ export class DocsIndex {
       if (isToolError(e)) return;
       throw e;
     }
-    const stack: OpenedDir[] = [top];
-    try {
-      while (stack.length > 0) {
-        const dir = stack.pop()!;
-        try {
-          const rel = dir.relativePath;
-          let entries: Dirent[];
-          try {
-            entries = dir.list();
-          } catch {
-            continue; // vanished or unreadable folder
-          }
-          entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-          for (const e of entries) {
-            if (skipName(e.name)) continue;
-            const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
-            if (e.isSymbolicLink()) continue;
-            if (e.isDirectory()) {
-              try {
-                stack.push(dir.openDir(e.name));
-              } catch (err) {
-                if (!isToolError(err)) throw err; // swapped for a link or removed: skipped
-              }
-              continue;
-            }
-            if (!e.isFile() || !isMarkdownPath(e.name)) continue;
-            const st = dir.lstat(e.name);
-            if (!st?.isFile()) continue;
-            out.push({ root, relPath: childRel, stat: st });
-          }
-        } finally {
-          dir.close();
-        }
+    // Depth first, one open folder per level: a root with many sibling folders never holds
+    // more descriptors than it is deep.
+    const visit = (dir: OpenedDir): void => {
+      const rel = dir.relativePath;
+      let entries: Dirent[];
+      try {
+        entries = dir.list();
+      } catch {
+        return; // vanished or unreadable folder
       }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const e of entries) {
+        if (skipName(e.name)) continue;
+        const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
+        if (e.isSymbolicLink()) continue;
+        if (e.isDirectory()) {
+          let child: OpenedDir;
+          try {
+            child = dir.openDir(e.name);
+          } catch (err) {
+            if (isToolError(err)) continue; // swapped for a link or removed: skipped
+            throw err;
+          }
+          try {
+            visit(child);
+          } finally {
+            child.close();
+          }
+          continue;
+        }
+        if (!e.isFile() || !isMarkdownPath(e.name)) continue;
+        const st = dir.lstat(e.name);
+        if (!st?.isFile()) continue;
+        out.push({ root, relPath: childRel, stat: st });
+      }
+    };
+    try {
+      visit(top);
     } finally {
-      for (const d of stack) d.close();
+      top.close();
     }
   }
 
