@@ -161,6 +161,8 @@ export class DocsIndex {
   >();
   /** Reads in progress by absolute path, so concurrent requests share one parse. */
   private readonly inflight = new Map<string, Promise<IndexedDoc>>();
+  /** Reads overlap, but parses run in the order the reads were started: a stable parse order. */
+  private parseTurn: Promise<void> = Promise.resolve();
 
   /** Resolves every root once (realpath); throws `ToolError` `ROOT_*` for a bad root. */
   constructor(options: SectionsOptions) {
@@ -293,23 +295,33 @@ export class DocsIndex {
     key: string,
     hit: CacheEntry | undefined,
   ): Promise<IndexedDoc> {
-    const opened = await openInRoot(root.root, relPath, { maxBytes: this.maxFileBytes });
-    let bytes: Buffer;
-    const st = opened.stat;
+    const before = this.parseTurn;
+    let done = () => {};
+    this.parseTurn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     try {
-      if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ino === st.ino) {
-        if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
-        return hit.doc;
+      const opened = await openInRoot(root.root, relPath, { maxBytes: this.maxFileBytes });
+      let bytes: Buffer;
+      const st = opened.stat;
+      try {
+        if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ino === st.ino) {
+          if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
+          return hit.doc;
+        }
+        bytes = await readAll(opened.handle, st.size, this.maxFileBytes, relPath);
+      } finally {
+        await opened.handle.close();
       }
-      bytes = await readAll(opened.handle, st.size, this.maxFileBytes, relPath);
+      await before;
+      const { text } = decodeUtf8(bytes, { subject: `file ${this.displayPath(root, relPath)}` });
+      const model = this.parse(text, root.id, opened.relativePath);
+      const doc = this.wrap(model, docId, root, opened.relativePath, sha256(bytes));
+      this.cache.set(key, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, doc });
+      return doc;
     } finally {
-      await opened.handle.close();
+      done();
     }
-    const { text } = decodeUtf8(bytes, { subject: `file ${this.displayPath(root, relPath)}` });
-    const model = this.parse(text, root.id, opened.relativePath);
-    const doc = this.wrap(model, docId, root, opened.relativePath, sha256(bytes));
-    this.cache.set(key, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, doc });
-    return doc;
   }
 
   /**
