@@ -19,7 +19,13 @@ const rootPath = z
   .string()
   .min(1)
   .describe("Folder path; a relative path resolves from the config file's folder.");
-const root = z.object({ id, path: rootPath }).strict();
+const allowHardLinks = z
+  .boolean()
+  .optional()
+  .describe(
+    'Read files of this root that have more than one hard link (default false: they are refused, since another name of such a file may be outside the root). Turn on only for trusted trees, e.g. pnpm or cp -al copies.',
+  );
+const root = z.object({ id, path: rootPath, allowHardLinks }).strict();
 
 /** The schema of `lectern.config.json`. */
 export const ConfigSchema = z

@@ -12,14 +12,26 @@ export interface Logger {
   debug: (message: string) => void;
 }
 
-/** Creates a stderr {@link Logger} that prints messages at `level` and more severe ones. */
+/** Longest message a log line carries; the rest is cut (a request can hold megabytes). */
+export const MAX_LOG_MESSAGE_CHARS = 4000;
+
+/** Cuts a message to {@link MAX_LOG_MESSAGE_CHARS}, saying how much was left out. */
+export function truncateLogMessage(message: string): string {
+  if (message.length <= MAX_LOG_MESSAGE_CHARS) return message;
+  return `${message.slice(0, MAX_LOG_MESSAGE_CHARS)}… [${message.length - MAX_LOG_MESSAGE_CHARS} more characters cut]`;
+}
+
+/**
+ * Creates a stderr {@link Logger} that prints messages at `level` and more severe ones, each
+ * cut to {@link MAX_LOG_MESSAGE_CHARS} characters.
+ */
 export function createLogger(
   level: LogLevel = 'info',
   write: (s: string) => void = (s) => void process.stderr.write(s),
 ): Logger {
   const rank = LOG_LEVELS.indexOf(level);
   const at = (l: LogLevel) => (message: string) => {
-    if (LOG_LEVELS.indexOf(l) <= rank) write(`[lectern] ${l}: ${message}\n`);
+    if (LOG_LEVELS.indexOf(l) <= rank) write(`[lectern] ${l}: ${truncateLogMessage(message)}\n`);
   };
   return { level, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
 }

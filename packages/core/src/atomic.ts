@@ -6,6 +6,16 @@ import { basename, dirname, join } from 'node:path';
 /** Prefix of the temporary files {@link writeFileAtomic} creates; listings should hide them. */
 export const TEMP_PREFIX = '.lectern-tmp-';
 
+/**
+ * A fresh temporary name for `name` in the same folder: the prefix, the name cut to stay well
+ * under the 255-byte name limit, and a random suffix.
+ */
+export function tempNameFor(name: string): string {
+  let stem = name;
+  while (Buffer.byteLength(stem) > 160) stem = stem.slice(0, Math.floor(stem.length * 0.8));
+  return `${TEMP_PREFIX}${stem}.${randomBytes(6).toString('hex')}`;
+}
+
 /** True for a name created by {@link writeFileAtomic} that was never renamed into place. */
 export function isTempName(name: string): boolean {
   return name.startsWith(TEMP_PREFIX);
@@ -32,7 +42,7 @@ export async function writeFileAtomic(
   options: { mode?: number } = {},
 ): Promise<void> {
   const dir = dirname(path);
-  const tmp = join(dir, `${TEMP_PREFIX}${basename(path)}.${randomBytes(6).toString('hex')}`);
+  const tmp = join(dir, tempNameFor(basename(path)));
   const fd = await open(
     tmp,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,

@@ -7,9 +7,14 @@ describe('public API', () => {
       [
         "CORE_MESSAGES_ES",
         "DEFAULT_MAX_FILE_BYTES",
+        "MAX_NAME_BYTES",
+        "MAX_PATH_BYTES",
+        "OpenedDir",
+        "STATE_DIR_NAME",
         "TEMP_PREFIX",
         "ToolError",
         "adaptTool",
+        "anchorMode",
         "assertVersion",
         "createRoot",
         "createRootSync",
@@ -26,6 +31,7 @@ describe('public API', () => {
         "hasBom",
         "invokeTool",
         "isBinary",
+        "isBroadRoot",
         "isDirectorySync",
         "isTempName",
         "isToolError",
@@ -33,29 +39,45 @@ describe('public API', () => {
         "localizeError",
         "localizedMessage",
         "messageData",
+        "openDirInRoot",
+        "openDirInRootSync",
         "openInRoot",
         "openInRootSync",
+        "openStateDirSync",
         "paginateChars",
         "paginateLines",
         "planLines",
         "readFileInRoot",
         "readFileInRootSync",
         "registerTools",
+        "removeFileInRoot",
+        "removeFileInRootSync",
         "resolveForWrite",
         "resolveInRoot",
         "resolveToolNames",
         "sha256",
         "sha256Handle",
+        "showPath",
         "splitLines",
         "statInRoot",
+        "statInRootSync",
         "suggest",
+        "tempNameFor",
         "writeFileAtomic",
+        "writeFileInRoot",
+        "writeFileInRootSync",
       ]
     `);
   });
 
   it('keeps the testing helper on its own entry point', async () => {
     const testing = await import('./testing.js');
-    expect(Object.keys(testing).sort()).toEqual(['bySize', 'connectTools', 'errorOf', 'testDepth']);
+    expect(Object.keys(testing).sort()).toEqual([
+      'bySize',
+      'connectTools',
+      'errorOf',
+      'startExchangeLoop',
+      'testDepth',
+    ]);
   });
 });

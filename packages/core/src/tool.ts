@@ -195,7 +195,9 @@ export function registerTools(
   const report =
     options.onUnexpectedError ??
     ((error: unknown, toolName: string) => {
-      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      const full = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      // An error message can quote a request (a path of megabytes): keep the line short.
+      const text = full.length > 4000 ? `${full.slice(0, 4000)}… [cut]` : full;
       process.stderr.write(`[lectern] unexpected error in ${toolName}: ${text}\n`);
     });
   const register = (name: string, tool: AnyToolDefinition): RegisteredTool =>

@@ -1,5 +1,6 @@
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   readFileSync,
   renameSync,
@@ -332,7 +333,7 @@ describe('incremental reindex', () => {
     try {
       dir.write('a.md', 'apricot\n');
       other.write('b.md', 'apricot\n');
-      const dbPath = join(dir.path, 'index.db');
+      const dbPath = join(dir.path, '.lectern', 'index.db');
       const both = createMemory({
         sources: [
           { id: 'a', path: dir.path },
@@ -750,10 +751,77 @@ describe('corrupted database', () => {
   });
 
   test('an unusable database location is a clear DB_UNAVAILABLE error, never a deletion', () => {
-    const blocker = dir.write('blocker', 'a file where a folder should be');
+    const blocker = dir.write('.lectern', 'a file where a folder should be');
     expect(() =>
       createMemory({ sources: [{ id: 'n', path: dir.path }], dbPath: join(blocker, 'memory.db') }),
     ).toThrow(/cannot create the folder/);
     expect(readFileSync(blocker, 'utf8')).toBe('a file where a folder should be');
+  });
+});
+
+describe('database location and hard links', () => {
+  const codeOfSync = (fn: () => unknown): string => {
+    try {
+      fn();
+    } catch (e) {
+      if (isToolError(e)) return e.code;
+      throw e;
+    }
+    return 'no error';
+  };
+
+  test('a db path naming a note inside a source is refused and the note is left as it was', () => {
+    const note = dir.write('todo.md', '# Todo\n\nbuy seeds\n');
+    expect(codeOfSync(() => open({ dbPath: note }))).toBe('DB_PATH_INVALID');
+    expect(readFileSync(note, 'utf8')).toBe('# Todo\n\nbuy seeds\n');
+    expect(existsSync(`${note}.corrupt`)).toBe(false);
+    // a new file among the notes is refused too; Lectern's own folder is not
+    expect(codeOfSync(() => open({ dbPath: join(dir.path, 'sub', 'index.db') }))).toBe(
+      'DB_PATH_INVALID',
+    );
+    expect(existsSync(join(dir.path, 'sub'))).toBe(false);
+    expect(codeOfSync(() => open({ dbPath: join(dir.path, '.lectern', 'other.db') }))).toBe(
+      'no error',
+    );
+  });
+
+  test('an existing Lectern index inside a source is accepted where it is', async () => {
+    dir.write('a.md', 'apricot\n');
+    const first = createMemory({
+      sources: [{ id: 'notes', path: dir.path }],
+      dbPath: join(dir.path, '.lectern', 'm.db'),
+    });
+    await first.reindex();
+    first.close();
+    renameSync(join(dir.path, '.lectern', 'm.db'), join(dir.path, 'kept.db'));
+    const again = open({ dbPath: join(dir.path, 'kept.db') });
+    expect(paths(await again.search({ query: 'apricot' }))).toEqual(['notes/a.md']);
+  });
+
+  test('a hard-linked note is not indexed unless the source allows hard links', async () => {
+    const outside = tempDir();
+    try {
+      const secret = outside.write('secret.md', 'classified apricot\n');
+      linkSync(secret, join(dir.path, 'linked.md'));
+      dir.write('plain.md', 'apricot\n');
+      const store = open();
+      const r = await store.reindex();
+      expect(r.errors.map((e) => [e.path, e.code])).toEqual([
+        ['notes/linked.md', 'PATH_HARD_LINK'],
+      ]);
+      expect(paths(await store.search({ query: 'apricot' }))).toEqual(['notes/plain.md']);
+      const trusting = createMemory({
+        sources: [{ id: 'notes', path: dir.path, allowHardLinks: true }],
+        dbPath: join(dir.path, '.lectern', 'trusting.db'),
+      });
+      stores.push(trusting);
+      await trusting.reindex();
+      expect(paths(await trusting.search({ query: 'apricot' }))).toEqual([
+        'notes/linked.md',
+        'notes/plain.md',
+      ]);
+    } finally {
+      outside.cleanup();
+    }
   });
 });

@@ -15,7 +15,7 @@ import {
 } from '@lectern/core';
 import picomatch from 'picomatch';
 import { chunkLines, DEFAULT_MAX_CHUNK_WORDS, isMarkdownPath } from './lib/chunk.js';
-import { type Db, isCorruptionError, openDatabase } from './lib/db.js';
+import { checkDbPath, type Db, isCorruptionError, openDatabase } from './lib/db.js';
 import { Mutex } from './lib/mutex.js';
 import { buildFtsQuery, foldWord, parseQuery, termsToFts } from './lib/query.js';
 import {
@@ -154,12 +154,19 @@ export function createMemory(options: MemoryOptions): MemoryStore {
   validateOptions(options);
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MEMORY_MAX_FILE_BYTES;
   const sources: ResolvedSource[] = options.sources.map((s) => {
-    const root = createRootSync(s.path, { maxFileBytes });
+    const root = createRootSync(s.path, {
+      maxFileBytes,
+      allowHardLinks: s.allowHardLinks ?? false,
+    });
     const include = s.include ? [...s.include] : [...DEFAULT_INCLUDE];
     const exclude = s.exclude ? [...s.exclude] : [...DEFAULT_EXCLUDE];
     return { id: s.id, root, include, exclude, ...compileGlobs(include, exclude) };
   });
   const dbPath = resolve(options.dbPath ?? resolve(sources[0]!.root.path, '.lectern', 'memory.db'));
+  checkDbPath(
+    dbPath,
+    sources.map((s) => s.root.path),
+  );
   return new SqliteMemoryStore(sources, dbPath, {
     maxFileBytes,
     maxChunkWords: options.maxChunkWords ?? DEFAULT_MAX_CHUNK_WORDS,

@@ -11,6 +11,11 @@ export interface MemorySourceOptions {
   include?: string[];
   /** Globs (relative to the folder) of files and folders to skip; default `**\/node_modules/**`. */
   exclude?: string[];
+  /**
+   * Index files that have more than one hard link (default false: such a file may be a second
+   * name of a file outside the folder, so it is reported as `PATH_HARD_LINK` and not indexed).
+   */
+  allowHardLinks?: boolean;
 }
 
 /** Options of `createMemory`. */

@@ -1,6 +1,13 @@
-import { type Dirent, lstatSync, readdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import { isToolError, type Root, readFileInRoot, ToolError } from '@lectern/core';
+import type { Dirent, Stats } from 'node:fs';
+import {
+  isToolError,
+  type OpenedDir,
+  openDirInRootSync,
+  type Root,
+  readFileInRoot,
+  STATE_DIR_NAME,
+  ToolError,
+} from '@lectern/core';
 import ignore, { type Ignore } from 'ignore';
 import type { PathMatcher } from './glob.js';
 
@@ -30,6 +37,8 @@ export interface WalkOptions {
   /** Resume after this position. */
   after?: WalkPosition | undefined;
   signal?: AbortSignal;
+  /** lstat each accepted entry inside its (held) folder and report it as `stat`. */
+  stats?: boolean;
 }
 
 /** One entry the walk examined, in walk order. */
@@ -43,6 +52,8 @@ export interface WalkEvent {
   accepted: boolean;
   /** True when the walk will go into this folder next. */
   descend: boolean;
+  /** lstat of an accepted entry, taken inside its folder (with `stats`); null if it vanished. */
+  stat?: Stats | null;
 }
 
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
@@ -96,35 +107,28 @@ function ignoredBy(levels: readonly IgnoreLevel[], path: string, isDir: boolean)
   return ignored;
 }
 
-/**
- * Lists a folder's entries after checking, without following links, that it is still the
- * real folder the walk expects (a folder swapped for a link is skipped). Synchronous: four
- * quick calls per folder cost less than four trips through the thread pool.
- */
-function readFolder(root: Root, rel: string): Dirent[] | undefined {
-  const abs = rel === '' ? root.path : join(root.path, rel);
+/** Never listed, never entered: git's store and Lectern's own state folder. */
+function neverWalked(name: string): boolean {
+  return name === '.git' || name.toLowerCase() === STATE_DIR_NAME;
+}
+
+/** Opens a child folder inside its held parent; a folder swapped for a link is skipped. */
+function openChild(parent: OpenedDir, name: string): OpenedDir | undefined {
   try {
-    const before = lstatSync(abs);
-    if (!before.isDirectory()) return undefined;
-    const entries = readdirSync(abs, { withFileTypes: true });
-    const after = lstatSync(abs);
-    if (after.ino !== before.ino || after.dev !== before.dev) return undefined;
-    if (realpathSync(abs) !== abs) return undefined;
-    return entries;
+    return parent.openDir(name);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM') {
-      return undefined;
-    }
+    if (isToolError(error)) return undefined;
     throw error;
   }
 }
 
 /**
  * Walks a folder depth-first in {@link comparePaths} order, yielding every entry it examines
- * (accepted or not). Symbolic links and special files are never followed or accepted; `.git`
- * is never entered or accepted; ignored and excluded folders are not entered. Resumes after
- * `options.after` without re-reporting what came before it.
+ * (accepted or not). Every folder is opened inside its parent's descriptor without following
+ * links (core's `OpenedDir`), and listed through that descriptor, so a folder swapped for a link
+ * mid-walk is skipped, never followed. Symbolic links and special files are never followed or
+ * accepted; `.git` and `.lectern` are never entered or accepted; ignored and excluded folders
+ * are not entered. Resumes after `options.after` without re-reporting what came before it.
  */
 export async function* walkTree(options: WalkOptions): AsyncGenerator<WalkEvent> {
   const { root, folder } = options;
@@ -137,18 +141,36 @@ export async function* walkTree(options: WalkOptions): AsyncGenerator<WalkEvent>
       if (level) levels.push(level);
     }
   }
-  yield* walkFolder(options, folder, 1, levels);
+  let start: OpenedDir;
+  try {
+    start = openDirInRootSync(root, folder);
+  } catch (error) {
+    if (isToolError(error)) return; // vanished or swapped since it was checked
+    throw error;
+  }
+  try {
+    yield* walkFolder(options, start, folder, 1, levels);
+  } finally {
+    start.close();
+  }
 }
 
 async function* walkFolder(
   options: WalkOptions,
+  held: OpenedDir,
   dir: string,
   depth: number,
   inherited: IgnoreLevel[],
 ): AsyncGenerator<WalkEvent> {
   let levels = inherited;
-  const entries = readFolder(options.root, dir);
-  if (!entries) return;
+  let entries: Dirent[];
+  try {
+    entries = held.list();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EPERM') return;
+    throw error;
+  }
   entries.sort(byName);
   if (options.gitignore && entries.some((e) => e.name === '.gitignore' && e.isFile())) {
     const level = await loadGitignore(options.root, dir);
@@ -179,7 +201,7 @@ async function* walkFolder(
     const type: WalkEvent['type'] = isDir ? 'directory' : entry.isFile() ? 'file' : 'other';
     let accepted = false;
     let descend = false;
-    if (entry.name === '.git' || type === 'other') {
+    if (neverWalked(entry.name) || type === 'other') {
       // never listed, never entered (links and special files are 'other')
     } else if (options.gitignore && ignoredBy(levels, path, isDir)) {
       // ignored
@@ -192,7 +214,19 @@ async function* walkFolder(
       accepted = options.include ? options.include(path) : true;
     }
     if (forceDescend && isDir && depth < options.maxDepth) descend = true;
-    if (emit) yield { path, type, depth, accepted, descend };
-    if (descend) yield* walkFolder(options, path, depth + 1, levels);
+    if (emit) {
+      const event: WalkEvent = { path, type, depth, accepted, descend };
+      if (options.stats && accepted) event.stat = held.lstat(entry.name);
+      yield event;
+    }
+    if (descend) {
+      const child = openChild(held, entry.name);
+      if (!child) continue;
+      try {
+        yield* walkFolder(options, child, path, depth + 1, levels);
+      } finally {
+        child.close();
+      }
+    }
   }
 }

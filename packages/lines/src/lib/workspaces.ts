@@ -6,6 +6,11 @@ export interface WorkspaceConfig {
   id: string;
   /** Folder on disk; resolved with realpath once, when the tools are created. */
   path: string;
+  /**
+   * Read files that have more than one hard link (default false: refused with `PATH_HARD_LINK`,
+   * since another name of the file may be outside the folder).
+   */
+  allowHardLinks?: boolean;
 }
 
 /** A configured workspace with its guarded root. */
@@ -44,7 +49,13 @@ export class Workspaces {
       }
       this.#byId.set(
         id,
-        Object.freeze({ id, root: createRootSync(config.path, { maxFileBytes }) }),
+        Object.freeze({
+          id,
+          root: createRootSync(config.path, {
+            maxFileBytes,
+            allowHardLinks: config.allowHardLinks ?? false,
+          }),
+        }),
       );
     }
   }

@@ -63,7 +63,11 @@ export function harnessTools(options: LinesOptions): AnyToolDefinition[] {
   const ctx = linesContext(options);
   const { limits } = ctx;
   const ids = ctx.workspaces.ids.join(', ');
-  const workspace = z.string().min(1).max(64).describe(`Workspace id; one of: ${ids}.`);
+  const workspace = z
+    .string()
+    .max(64, 'an id is at most 64 characters')
+    .min(1)
+    .describe(`Workspace id; one of: ${ids}.`);
   const sha = z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')

@@ -1,5 +1,4 @@
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Stats } from 'node:fs';
 import { defineTool } from '@lectern/core';
 import { z } from 'zod';
 import { type LinesContext, READ_ONLY } from '../lib/context.js';
@@ -35,8 +34,8 @@ export function listFilesTool(ctx: LinesContext) {
   const inputSchema = z.object({
     workspace: z
       .string()
+      .max(64, 'an id is at most 64 characters')
       .min(1)
-      .max(64)
       .describe(`Workspace id to list; one of: ${ids.join(', ')}.`),
     path: z
       .string()
@@ -149,7 +148,11 @@ export function listFilesTool(ctx: LinesContext) {
         const p = decodeCursor(input.cursor, 'list_files', query, isPosition);
         after = { path: p.p, descend: p.d };
       }
-      const found: Array<{ path: string; type: 'file' | 'directory' }> = [];
+      const found: Array<{
+        path: string;
+        type: 'file' | 'directory';
+        stat: Stats | null;
+      }> = [];
       let position: Position | undefined;
       let hasMore = false;
       let scanLimited = false;
@@ -164,13 +167,14 @@ export function listFilesTool(ctx: LinesContext) {
         directories,
         after,
         signal: context.signal,
+        stats: true,
       })) {
         if (event.accepted && event.type !== 'other') {
           if (found.length === limit) {
             hasMore = true;
             break;
           }
-          found.push({ path: event.path, type: event.type });
+          found.push({ path: event.path, type: event.type, stat: event.stat ?? null });
           position = { p: event.path, d: event.descend };
         }
         scanned++;
@@ -183,17 +187,15 @@ export function listFilesTool(ctx: LinesContext) {
       }
       const entries = [];
       for (const item of found) {
-        try {
-          const st = await lstat(join(ws.root.path, item.path));
-          entries.push({
-            path: item.path,
-            type: item.type,
-            size: item.type === 'file' ? st.size : null,
-            modified: st.mtime.toISOString(),
-          });
-        } catch {
-          // removed since it was listed
-        }
+        const st = item.stat;
+        // removed, or replaced by something else, since it was listed
+        if (st === null || (item.type === 'file' ? !st.isFile() : !st.isDirectory())) continue;
+        entries.push({
+          path: item.path,
+          type: item.type,
+          size: item.type === 'file' ? st.size : null,
+          modified: st.mtime.toISOString(),
+        });
       }
       return {
         workspace: ws.id,

@@ -30,8 +30,8 @@ export function readArtifactTool(ctx: LinesContext) {
   const inputSchema = z.object({
     workspace: z
       .string()
+      .max(64, 'an id is at most 64 characters')
       .min(1)
-      .max(64)
       .describe(`Workspace id the path belongs to; one of: ${ids.join(', ')}.`),
     path: z
       .string()

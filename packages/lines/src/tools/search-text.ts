@@ -70,8 +70,8 @@ export function searchTextTool(ctx: LinesContext) {
   const inputSchema = z.object({
     workspace: z
       .string()
+      .max(64, 'an id is at most 64 characters')
       .min(1)
-      .max(64)
       .describe(`Workspace id to search; one of: ${ids.join(', ')}.`),
     query: z
       .string()

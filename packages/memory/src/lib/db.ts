@@ -1,6 +1,16 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { ToolError } from '@lectern/core';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { STATE_DIR_NAME, ToolError } from '@lectern/core';
 import Database from 'better-sqlite3';
 
 /** A better-sqlite3 connection. */
@@ -146,6 +156,82 @@ function ensureSchema(db: Db, warnings: string[]): void {
   db.exec(
     `INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('rank', 'bm25(${HEADING_WEIGHT}, 1.0)')`,
   );
+}
+
+/** The real path of `path`, resolving its nearest existing ancestor (the rest may not exist). */
+function realish(path: string): string {
+  const rest: string[] = [];
+  let at = path;
+  for (;;) {
+    try {
+      return join(realpathSync(at), ...rest.reverse());
+    } catch {
+      const up = dirname(at);
+      if (up === at) return path;
+      rest.push(basename(at));
+      at = up;
+    }
+  }
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/** True when `path` is a SQLite file holding a Lectern memory index (its meta table). */
+function isLecternDatabase(path: string): boolean {
+  const head = Buffer.alloc(16);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    if (readSync(fd, head, 0, 16, 0) !== 16 || !head.equals(SQLITE_HEADER)) return false;
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
+      return row !== undefined;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses a database path inside a content root (`roots`, real paths) unless it is under a
+ * `.lectern` folder (Lectern's own, never served) or already a Lectern memory index: a path
+ * naming a note would otherwise be moved aside as "damaged" and replaced by an index. Throws
+ * `DB_PATH_INVALID`.
+ */
+export function checkDbPath(path: string, roots: readonly string[]): void {
+  const real = realish(path);
+  for (const root of roots) {
+    const rel = relative(root, real);
+    if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
+    const inState = rel
+      .split(sep)
+      .slice(0, -1)
+      .some((s) => s.toLowerCase() === STATE_DIR_NAME);
+    if (inState) return;
+    let exists = false;
+    try {
+      exists = lstatSync(real).isFile();
+    } catch {
+      exists = false;
+    }
+    if (exists && isLecternDatabase(real)) return;
+    throw new ToolError(
+      'DB_PATH_INVALID',
+      `the memory database ${path} is inside the content root ${root}${exists ? ' and is not a Lectern memory index (it would be moved aside and replaced)' : ''}; put it under ${join(root, STATE_DIR_NAME)} or outside the roots.`,
+      { details: { db: path, root } },
+    );
+  }
 }
 
 function moveAside(path: string): string {

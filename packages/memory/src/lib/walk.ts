@@ -1,6 +1,5 @@
-import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
-import type { Root } from '@lectern/core';
+import type { Dirent, Stats } from 'node:fs';
+import { isToolError, type OpenedDir, openDirInRootSync, type Root } from '@lectern/core';
 import picomatch from 'picomatch';
 
 /** A configured source, resolved: its root guard and compiled globs. */
@@ -67,67 +66,99 @@ function direntKind(entry: Dirent): 'file' | 'dir' | 'link' | 'special' | 'unkno
 }
 
 /**
- * Lists the files a source includes: a depth-first walk from the source's real root path that
- * skips every entry whose name starts with `.` (hidden files and folders, `.git`, `.lectern`),
- * never follows a symbolic link, skips FIFOs, sockets and devices, prunes excluded folders, and
- * stats each included file with lstat. Files are returned sorted by path.
+ * Lists the files a source includes: a depth-first walk from the source's root that skips every
+ * entry whose name starts with `.` (hidden files and folders, `.git`, `.lectern`), never follows
+ * a symbolic link, skips FIFOs, sockets and devices, prunes excluded folders, and stats each
+ * included file with lstat. Every folder is opened inside its parent's descriptor without
+ * following links and listed through it (core's `OpenedDir`), so a folder swapped for a link
+ * mid-walk is never entered. Files are returned sorted by path.
  */
 export function walkSource(source: ResolvedSource, stats?: WalkStats): WalkedFile[] {
   const out: WalkedFile[] = [];
-  const stack: string[] = [''];
-  while (stack.length > 0) {
-    const rel = stack.pop()!;
-    const abs = rel === '' ? source.root.path : join(source.root.path, rel);
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(abs, { withFileTypes: true });
-    } catch {
-      if (stats) stats.unreadable++;
-      continue;
-    }
-    for (const entry of entries) {
-      const name = entry.name;
-      if (name.startsWith('.')) continue;
-      const childRel = rel === '' ? name : `${rel}/${name}`;
-      let kind = direntKind(entry);
-      if (kind === 'unknown') {
-        // Some file systems do not report entry types: ask lstat (never stat).
-        try {
-          const st = lstatSync(join(abs, name));
-          kind = st.isSymbolicLink()
-            ? 'link'
-            : st.isDirectory()
-              ? 'dir'
-              : st.isFile()
-                ? 'file'
-                : 'special';
-        } catch {
-          continue;
-        }
-      }
-      if (kind === 'link') {
-        if (stats) stats.links++;
-        continue;
-      }
-      if (kind === 'dir') {
-        if (!source.excludesFolder(childRel)) stack.push(childRel);
-        continue;
-      }
-      if (kind !== 'file') {
-        if (stats) stats.special++;
-        continue;
-      }
-      if (!source.matches(childRel)) continue;
-      let st: Stats | undefined;
-      try {
-        st = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
-      } catch {
-        continue; // unreadable
-      }
-      if (!st?.isFile()) continue; // deleted or replaced since readdir
-      out.push({ path: childRel, size: st.size, mtime: st.mtimeMs });
-    }
+  let top: OpenedDir;
+  try {
+    top = openDirInRootSync(source.root, '');
+  } catch (error) {
+    if (!isToolError(error)) throw error;
+    if (stats) stats.unreadable++;
+    return out;
+  }
+  try {
+    walkOne(source, top, out, stats);
+  } finally {
+    top.close();
   }
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
+}
+
+/** Walks one held folder, depth first: never more open descriptors than the tree is deep. */
+function walkOne(
+  source: ResolvedSource,
+  dir: OpenedDir,
+  out: WalkedFile[],
+  stats: WalkStats | undefined,
+): void {
+  const rel = dir.relativePath;
+  let entries: Dirent[];
+  try {
+    entries = dir.list();
+  } catch {
+    if (stats) stats.unreadable++;
+    return;
+  }
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name.startsWith('.')) continue;
+    const childRel = rel === '' ? name : `${rel}/${name}`;
+    let kind = direntKind(entry);
+    if (kind === 'unknown') {
+      // Some file systems do not report entry types: ask lstat (never stat), inside the folder.
+      const st = dir.lstat(name);
+      if (!st) continue;
+      kind = st.isSymbolicLink()
+        ? 'link'
+        : st.isDirectory()
+          ? 'dir'
+          : st.isFile()
+            ? 'file'
+            : 'special';
+    }
+    if (kind === 'link') {
+      if (stats) stats.links++;
+      continue;
+    }
+    if (kind === 'dir') {
+      if (source.excludesFolder(childRel)) continue;
+      let child: OpenedDir;
+      try {
+        child = dir.openDir(name);
+      } catch (error) {
+        if (!isToolError(error)) throw error;
+        // swapped for a link or removed since the listing: not entered
+        if (stats && (error.code === 'PATH_SYMLINK' || error.code === 'PATH_CHANGED'))
+          stats.links++;
+        continue;
+      }
+      try {
+        walkOne(source, child, out, stats);
+      } finally {
+        child.close();
+      }
+      continue;
+    }
+    if (kind !== 'file') {
+      if (stats) stats.special++;
+      continue;
+    }
+    if (!source.matches(childRel)) continue;
+    let st: Stats | null;
+    try {
+      st = dir.lstat(name);
+    } catch {
+      continue; // unreadable
+    }
+    if (!st?.isFile()) continue; // deleted or replaced since readdir
+    out.push({ path: childRel, size: st.size, mtime: st.mtimeMs });
+  }
 }

@@ -139,16 +139,16 @@ export const MAX_TEXT_CHARS = DEFAULT_MAX_DOC_BYTES;
 export const sourceFields = {
   doc_id: z
     .string()
+    .max(4096, 'a path is at most 4096 characters')
     .min(1)
-    .max(MAX_NAME_CHARS)
     .optional()
     .describe(
       "Document id as listed by docs_outline or returned in search results: the path inside the root without its extension, e.g. 'guide/install' (prefixed with the root id when several roots are served). Give at most one of doc_id, path and text.",
     ),
   path: z
     .string()
+    .max(4096, 'a path is at most 4096 characters')
     .min(1)
-    .max(MAX_NAME_CHARS)
     .optional()
     .describe(
       "Path of a text file inside a documentation root, relative to it (e.g. 'guide/install.md'; with several roots start with the root id) or absolute under a root. Any extension is read as Markdown; files over the size limit (default 10 MB) are refused.",

@@ -1,15 +1,18 @@
 import type { Dirent, Stats } from 'node:fs';
-import { lstatSync, readdirSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createRootSync,
   decodeUtf8,
   isToolError,
+  type OpenedDir,
+  openDirInRootSync,
   openInRoot,
   type Root,
   resolveInRoot,
   sha256,
+  showPath,
+  statInRootSync,
   suggest,
   ToolError,
 } from '@lectern/core';
@@ -24,8 +27,11 @@ export const MARKDOWN_EXTENSIONS = ['.md', '.markdown', '.mdx'] as const;
 
 /** What the section tools are configured with. */
 export interface SectionsOptions {
-  /** Documentation roots; each id is a short name (letters, digits, `_`, `-`, `.`). */
-  roots: Array<{ id: string; path: string }>;
+  /**
+   * Documentation roots; each id is a short name (letters, digits, `_`, `-`, `.`). Files with
+   * several hard links are refused unless the root sets `allowHardLinks`.
+   */
+  roots: Array<{ id: string; path: string; allowHardLinks?: boolean }>;
   /** Largest document read, in bytes (default 10 MiB); larger files are refused or skipped. */
   maxFileBytes?: number;
   /** Called after every parse (not for cache hits): a hook for tests and metrics. */
@@ -155,6 +161,8 @@ export class DocsIndex {
   >();
   /** Reads in progress by absolute path, so concurrent requests share one parse. */
   private readonly inflight = new Map<string, Promise<IndexedDoc>>();
+  /** Reads overlap, but parses run in the order the reads were started: a stable parse order. */
+  private parseTurn: Promise<void> = Promise.resolve();
 
   /** Resolves every root once (realpath); throws `ToolError` `ROOT_*` for a bad root. */
   constructor(options: SectionsOptions) {
@@ -179,7 +187,10 @@ export class DocsIndex {
         );
       }
       seen.add(r.id);
-      return { id: r.id, root: createRootSync(r.path) };
+      return {
+        id: r.id,
+        root: createRootSync(r.path, { allowHardLinks: r.allowHardLinks ?? false }),
+      };
     });
     const max = options.maxFileBytes ?? DEFAULT_MAX_DOC_BYTES;
     if (!Number.isInteger(max) || max < 1) {
@@ -284,35 +295,57 @@ export class DocsIndex {
     key: string,
     hit: CacheEntry | undefined,
   ): Promise<IndexedDoc> {
-    const opened = await openInRoot(root.root, relPath, { maxBytes: this.maxFileBytes });
-    let bytes: Buffer;
-    const st = opened.stat;
+    const before = this.parseTurn;
+    let done = () => {};
+    this.parseTurn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     try {
-      if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ino === st.ino) {
-        if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
-        return hit.doc;
+      const opened = await openInRoot(root.root, relPath, { maxBytes: this.maxFileBytes });
+      let bytes: Buffer;
+      const st = opened.stat;
+      try {
+        if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ino === st.ino) {
+          if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
+          return hit.doc;
+        }
+        bytes = await readAll(opened.handle, st.size, this.maxFileBytes, relPath);
+      } finally {
+        await opened.handle.close();
       }
-      bytes = await readAll(opened.handle, st.size, this.maxFileBytes, relPath);
+      await before;
+      const { text } = decodeUtf8(bytes, { subject: `file ${this.displayPath(root, relPath)}` });
+      const model = this.parse(text, root.id, opened.relativePath);
+      const doc = this.wrap(model, docId, root, opened.relativePath, sha256(bytes));
+      this.cache.set(key, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, doc });
+      return doc;
     } finally {
-      await opened.handle.close();
+      done();
     }
-    const { text } = decodeUtf8(bytes, { subject: `file ${this.displayPath(root, relPath)}` });
-    const model = this.parse(text, root.id, opened.relativePath);
-    const doc = this.wrap(model, docId, root, opened.relativePath, sha256(bytes));
-    this.cache.set(key, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, doc });
-    return doc;
   }
 
-  /** Walks one root with lstat: Markdown regular files, links and hidden entries skipped. */
+  /**
+   * Walks one root: Markdown regular files; links, hidden entries and `node_modules` skipped.
+   * Each folder is opened inside its parent's descriptor without following links and listed
+   * through it (core's `OpenedDir`), so a folder swapped for a link mid-walk is never entered.
+   */
   private walk(root: RootEntry, out: Listed[]): void {
-    const stack: string[] = [''];
-    while (stack.length > 0) {
-      const rel = stack.pop()!;
+    let top: OpenedDir;
+    try {
+      top = openDirInRootSync(root.root, '');
+    } catch (e) {
+      if (isToolError(e)) return;
+      throw e;
+    }
+    // Depth first, one open folder per level: a root with many sibling folders never holds
+    // more descriptors than it is deep.
+    const visit = (dir: OpenedDir): void => {
+      const rel = dir.relativePath;
       let entries: Dirent[];
       try {
-        entries = readdirSync(join(root.root.path, rel), { withFileTypes: true });
+        entries = dir.list();
       } catch {
-        continue; // vanished or unreadable folder
+        return; // vanished or unreadable folder
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
@@ -320,19 +353,30 @@ export class DocsIndex {
         const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
         if (e.isSymbolicLink()) continue;
         if (e.isDirectory()) {
-          stack.push(childRel);
+          let child: OpenedDir;
+          try {
+            child = dir.openDir(e.name);
+          } catch (err) {
+            if (isToolError(err)) continue; // swapped for a link or removed: skipped
+            throw err;
+          }
+          try {
+            visit(child);
+          } finally {
+            child.close();
+          }
           continue;
         }
         if (!e.isFile() || !isMarkdownPath(e.name)) continue;
-        let st: Stats;
-        try {
-          st = lstatSync(join(root.root.path, childRel));
-        } catch {
-          continue;
-        }
-        if (!st.isFile()) continue;
+        const st = dir.lstat(e.name);
+        if (!st?.isFile()) continue;
         out.push({ root, relPath: childRel, stat: st });
       }
+    };
+    try {
+      visit(top);
+    } finally {
+      top.close();
     }
   }
 
@@ -449,12 +493,23 @@ export class DocsIndex {
     return { root, rest: slash === -1 ? '' : path.slice(slash + 1) };
   }
 
+  /** lstat of a file of a root through the anchored guard; null when it cannot be reached. */
   private lstatQuiet(root: RootEntry, rel: string): Stats | null {
     try {
-      const st = lstatSync(join(root.root.path, rel));
-      return st;
-    } catch {
-      return null;
+      return statInRootSync(root.root, rel).stat;
+    } catch (e) {
+      if (isToolError(e)) return null;
+      throw e;
+    }
+  }
+
+  /** Refuses a hidden file or folder (`.git`, dotfiles) named directly: they are never served. */
+  private refuseHidden(rel: string, shown: string): void {
+    if (rel.split('/').some((s) => s.startsWith('.'))) {
+      throw new ToolError(
+        'PATH_HIDDEN',
+        `path ${showPath(shown)} is or is inside a hidden file or folder (a name starting with "."); the docs tools never read hidden files or .git.`,
+      );
     }
   }
 
@@ -540,6 +595,7 @@ export class DocsIndex {
       for (const r of this.roots) {
         try {
           const rel = resolveInRoot(r.root, path).relative;
+          this.refuseHidden(rel, path);
           return this.load(r, rel, this.idOfFile(r, rel));
         } catch (e) {
           if (isToolError(e) && e.code === 'PATH_ABSOLUTE_OUTSIDE_ROOT') continue;
@@ -556,9 +612,10 @@ export class DocsIndex {
     if (rel === '') {
       throw new ToolError(
         'PATH_IS_DIRECTORY',
-        `path ${path} names a root folder; a file is needed.`,
+        `path ${showPath(path)} names a root folder; a file is needed.`,
       );
     }
+    this.refuseHidden(rel, path);
     return this.load(root, rel, this.idOfFile(root, rel));
   }
 

@@ -203,8 +203,8 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     inputSchema: z.object({
       doc_id: z
         .string()
+        .max(4096, 'a path is at most 4096 characters')
         .min(1)
-        .max(MAX_NAME_CHARS)
         .optional()
         .describe(
           "Page to outline, by doc_id (its path without extension, e.g. 'guide/install'). Leave out for all pages.",

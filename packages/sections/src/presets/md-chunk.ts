@@ -1,6 +1,6 @@
 import { type AnyToolDefinition, adaptTool, ToolError } from '@lectern/core';
 import { z } from 'zod';
-import { MAX_NAME_CHARS, MAX_TEXT_CHARS } from '../lib/common.js';
+import { MAX_TEXT_CHARS } from '../lib/common.js';
 import { DocsIndex, type SectionsOptions } from '../lib/docs-index.js';
 import { chunkTool } from '../tools/chunk.js';
 import { getSectionTool } from '../tools/get-section.js';
@@ -8,8 +8,8 @@ import { outlineTool } from '../tools/outline.js';
 
 const pathField = z
   .string()
+  .max(4096, 'a path is at most 4096 characters')
   .min(1)
-  .max(MAX_NAME_CHARS)
   .optional()
   .describe(
     'Markdown or plain-text file inside the configured documentation root: relative to it, or absolute under it (UTF-8, at most 10 MB). Omit when sending text.',
@@ -54,16 +54,16 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       text: textField,
       anchor: z
         .string()
+        .max(4096, 'an anchor is at most 4096 characters')
         .min(1)
-        .max(MAX_NAME_CHARS)
         .optional()
         .describe(
           "Anchor slug as listed by outline_markdown, e.g. 'install', or 'install-1' for a repeated 'Install' heading. Takes precedence over heading.",
         ),
       heading: z
         .string()
+        .max(1000, 'a heading is at most 1000 characters')
         .min(1)
-        .max(MAX_NAME_CHARS)
         .optional()
         .describe(
           "Title of the heading to look up, e.g. 'Install'; letter case is ignored. Omit when sending anchor.",

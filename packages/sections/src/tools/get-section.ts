@@ -1,13 +1,6 @@
 import { defineTool, paginateChars, suggest, ToolError } from '@lectern/core';
 import { z } from 'zod';
-import {
-  anchorOf,
-  contentOf,
-  loadSource,
-  MAX_NAME_CHARS,
-  READ_ONLY,
-  sourceFields,
-} from '../lib/common.js';
+import { anchorOf, contentOf, loadSource, READ_ONLY, sourceFields } from '../lib/common.js';
 import type { DocsIndex, IndexedDoc } from '../lib/docs-index.js';
 import type { Section } from '../lib/document.js';
 
@@ -47,16 +40,16 @@ export function getSectionTool(index: DocsIndex) {
       text: sourceFields.text,
       anchor: z
         .string()
+        .max(4096, 'an anchor is at most 4096 characters')
         .min(1)
-        .max(MAX_NAME_CHARS)
         .optional()
         .describe(
           "Anchor slug of the section as docs_outline lists it, e.g. 'install'; a repeated heading gets a numbered slug such as 'install-1' (a '<doc_id>#' prefix is ignored). Wins over heading.",
         ),
       heading: z
         .string()
+        .max(1000, 'a heading is at most 1000 characters')
         .min(1)
-        .max(MAX_NAME_CHARS)
         .optional()
         .describe(
           "Heading title to find, e.g. 'Install'; case-insensitive, surrounding spaces ignored. Leave out when passing anchor.",

@@ -2,7 +2,6 @@ import { defineTool, paginateChars } from '@lectern/core';
 import { z } from 'zod';
 import {
   contentOf,
-  MAX_NAME_CHARS,
   READ_ONLY,
   resolveAnchor,
   sectionRef,
@@ -24,8 +23,8 @@ export function readTool(index: DocsIndex) {
     inputSchema: z.object({
       anchor: z
         .string()
+        .max(4096, 'an anchor is at most 4096 characters')
         .min(1)
-        .max(MAX_NAME_CHARS)
         .describe(
           "Section anchor '<doc_id>#<slug>' (e.g. 'guide/install#linux'), or a bare doc_id for the whole document, as returned by docs_outline, docs_search or docs_where.",
         ),

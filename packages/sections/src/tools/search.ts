@@ -1,12 +1,6 @@
 import { defineTool, ToolError } from '@lectern/core';
 import { z } from 'zod';
-import {
-  MAX_NAME_CHARS,
-  MAX_QUERY_CHARS,
-  READ_ONLY,
-  sectionRef,
-  sectionRefSchema,
-} from '../lib/common.js';
+import { MAX_QUERY_CHARS, READ_ONLY, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { rank, scopedDocs } from '../lib/scope.js';
 import { scoreAll, snippet, tokenize } from '../lib/search.js';
@@ -47,8 +41,8 @@ export function searchTool(index: DocsIndex) {
         ),
       scope: z
         .string()
+        .max(4096, 'a path is at most 4096 characters')
         .min(1)
-        .max(MAX_NAME_CHARS)
         .optional()
         .describe(
           "Only search documents whose doc_id starts with this text, e.g. 'guide/' for a folder or a full doc_id for one page. Default: everything.",

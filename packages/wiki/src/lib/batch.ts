@@ -311,6 +311,7 @@ export class BatchPlanner {
   }
 
   private checkCreatable(path: string, except?: string): void {
+    this.wiki.checkNewPagePath(path, this.present.size - (except === undefined ? 0 : 1));
     const clash = this.lowerPresent.get(path.toLowerCase());
     if (clash !== undefined && clash !== path && clash !== except) {
       throw fail(

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256, TEMP_PREFIX } from '@lectern/core';
+import { createRootSync, sha256, TEMP_PREFIX } from '@lectern/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectWiki, removeDir, tempDir, writeFiles } from '../test-helpers/wiki.js';
 import { JOURNAL_FORMAT, type Journal, recover } from './journal.js';
@@ -54,7 +54,7 @@ const check = (dir: string) => {
 describe('recover', () => {
   it('rolls an interrupted batch forward, removes the journal and the torn temp file', () => {
     const { dir } = crashedWiki();
-    const report = recover(dir, join(dir, '.lectern'), check(dir));
+    const report = recover(createRootSync(dir), join(dir, '.lectern'), check(dir));
     expect(report).toMatchObject({ batch_id: 'b1', skipped: [], temp_files_removed: 1 });
     expect(report!.completed.sort()).toEqual(['b.md', 'gone.md', 'wiki/c.md']);
     expect(readFileSync(join(dir, 'a.md'), 'utf8')).toBe('A new\n');
@@ -63,13 +63,13 @@ describe('recover', () => {
     expect(existsSync(join(dir, 'gone.md'))).toBe(false);
     expect(existsSync(join(dir, '.lectern/journal.json'))).toBe(false);
     expect(readdirSync(join(dir, 'wiki'))).toEqual(['c.md']);
-    expect(recover(dir, join(dir, '.lectern'), check(dir))).toBeNull();
+    expect(recover(createRootSync(dir), join(dir, '.lectern'), check(dir))).toBeNull();
   });
 
   it('leaves a page that someone changed after the crash as it is', () => {
     const { dir } = crashedWiki();
     writeFileSync(join(dir, 'b.md'), 'edited by hand\n');
-    const report = recover(dir, join(dir, '.lectern'), check(dir));
+    const report = recover(createRootSync(dir), join(dir, '.lectern'), check(dir));
     expect(report!.skipped).toEqual(['b.md']);
     expect(readFileSync(join(dir, 'b.md'), 'utf8')).toBe('edited by hand\n');
   });
@@ -82,7 +82,7 @@ describe('recover', () => {
       entry('x.sh', null, 'x'),
     ];
     writeFiles(dir, { '.lectern/journal.json': JSON.stringify(journal) });
-    const report = recover(dir, join(dir, '.lectern'), check(dir));
+    const report = recover(createRootSync(dir), join(dir, '.lectern'), check(dir));
     expect(report!.skipped).toEqual(['../escape.md', '.git/config.md', 'x.sh']);
     expect(existsSync(join(dir, '..', 'escape.md'))).toBe(false);
     expect(existsSync(join(dir, '.git'))).toBe(false);
@@ -91,7 +91,7 @@ describe('recover', () => {
   it('moves an unreadable journal aside instead of guessing', () => {
     const { dir } = crashedWiki();
     writeFiles(dir, { '.lectern/journal.json': '{"format":' });
-    const report = recover(dir, join(dir, '.lectern'), check(dir));
+    const report = recover(createRootSync(dir), join(dir, '.lectern'), check(dir));
     expect(report!.quarantined).toMatch(/^journal\.unreadable-\d+\.json$/);
     expect(readFileSync(join(dir, 'b.md'), 'utf8')).toBe('B old\n');
   });

@@ -1,23 +1,30 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
+  type Dirent,
   fstatSync,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
+  readSync,
   renameSync,
-  type Stats,
   unlinkSync,
-  writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { isTempName, sha256, TEMP_PREFIX, ToolError, writeFileAtomic } from '@lectern/core';
+import { join } from 'node:path';
+import {
+  isTempName,
+  isToolError,
+  type OpenedDir,
+  openDirInRootSync,
+  type Root,
+  readFileInRootSync,
+  removeFileInRootSync,
+  sha256,
+  writeFileAtomic,
+  writeFileInRootSync,
+} from '@lectern/core';
 import { removeDeadLockTemps } from './lock.js';
-
 /** Journal format tag; a journal with another tag is moved aside, never applied. */
 export const JOURNAL_FORMAT = 'lectern-wiki-journal/1';
 /** File name of the journal inside the state folder. */
@@ -57,52 +64,6 @@ export interface RecoveryReport {
   quarantined?: string;
 }
 
-/** The outcome of checking a path for writing without following links. */
-interface SyncTarget {
-  absolute: string;
-  existing: Stats | null;
-}
-
-/**
- * Synchronous counterpart of core's `resolveForWrite` for recovery at start-up (core has no
- * synchronous variant): walks `rel` from the root with lstat, refusing any link and any
- * non-folder on the way; with `createParents`, creates missing folders one by one.
- */
-function syncTarget(rootPath: string, rel: string, createParents: boolean): SyncTarget {
-  const segments = rel.split('/');
-  let current = rootPath;
-  for (let i = 0; i < segments.length; i++) {
-    const next = join(current, segments[i]!);
-    let st: Stats | null = null;
-    try {
-      st = lstatSync(next);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
-    }
-    if (st?.isSymbolicLink()) {
-      throw new ToolError('PATH_SYMLINK', `${rel} passes through a symbolic link; not followed.`);
-    }
-    const last = i === segments.length - 1;
-    if (last) {
-      if (st && !st.isFile())
-        throw new ToolError('PATH_NOT_REGULAR', `${rel} is not a regular file.`);
-      return { absolute: next, existing: st };
-    }
-    if (st === null) {
-      if (!createParents) return { absolute: join(next, ...segments.slice(i + 1)), existing: null };
-      mkdirSync(next);
-    } else if (!st.isDirectory()) {
-      throw new ToolError(
-        'PATH_NOT_DIRECTORY',
-        `${rel}: ${segments.slice(0, i + 1).join('/')} is a file.`,
-      );
-    }
-    current = next;
-  }
-  throw new ToolError('PATH_INVALID', `${rel} could not be resolved.`);
-}
-
 function fsyncDirSync(dir: string): void {
   const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
@@ -112,51 +73,13 @@ function fsyncDirSync(dir: string): void {
   }
 }
 
-/** Atomic replace, synchronously: temp file (core's prefix) + fsync + rename + fsync folder. */
-function writeAtomicSync(path: string, data: Buffer): void {
-  const tmp = join(
-    dirname(path),
-    `${TEMP_PREFIX}${basename(path)}.${randomBytes(6).toString('hex')}`,
-  );
-  const fd = openSync(
-    tmp,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o644,
-  );
+/** A page's bytes as they are now (read through the anchored guard), or null when absent. */
+function currentBytes(root: Root, rel: string): Buffer | null {
   try {
-    try {
-      let off = 0;
-      while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
+    return readFileInRootSync(root, rel, { maxBytes: Number.MAX_SAFE_INTEGER }).bytes;
   } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* never created */
-    }
+    if (isToolError(e) && e.code === 'PATH_NOT_FOUND') return null;
     throw e;
-  }
-  fsyncDirSync(dirname(path));
-}
-
-function currentBytes(target: SyncTarget): Buffer | null {
-  if (!target.existing) return null;
-  const fd = openSync(
-    target.absolute,
-    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-  );
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.ino !== target.existing.ino) {
-      throw new ToolError('PATH_CHANGED', 'a page changed while recovery was reading it.');
-    }
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -185,13 +108,34 @@ export function hasJournal(stateDir: string): boolean {
   }
 }
 
+/** Reads the journal without following a link in its place (a link is a corrupt journal). */
 function readJournal(stateDir: string): Journal | 'corrupt' | null {
   let raw: string;
+  let fd: number;
   try {
-    raw = readFileSync(join(stateDir, JOURNAL_FILE), 'utf8');
+    fd = openSync(
+      join(stateDir, JOURNAL_FILE),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP') return 'corrupt';
     throw e;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return 'corrupt';
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < buf.length) {
+      const n = readSync(fd, buf, off, buf.length - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    raw = buf.subarray(0, off).toString('utf8');
+  } finally {
+    closeSync(fd);
   }
   try {
     const j = JSON.parse(raw) as Journal;
@@ -214,7 +158,7 @@ function readJournal(stateDir: string): Journal | 'corrupt' | null {
  * throw for a path the wiki would never write (outside, hidden, not a page).
  */
 export function applyJournalSide(
-  rootPath: string,
+  root: Root,
   journal: Journal,
   side: 'after' | 'before',
   checkPath: (rel: string) => string,
@@ -234,8 +178,7 @@ export function applyJournalSide(
     const want = wantB64 === null ? null : Buffer.from(wantB64, 'base64');
     const other = otherB64 === null ? null : Buffer.from(otherB64, 'base64');
     try {
-      const target = syncTarget(rootPath, rel, false);
-      const now = currentBytes(target);
+      const now = currentBytes(root, rel);
       const nowVersion = now === null ? null : sha256(now);
       const wantVersion = want === null ? null : sha256(want);
       const otherVersion = other === null ? null : sha256(other);
@@ -244,12 +187,8 @@ export function applyJournalSide(
         skipped.push(rel);
         continue;
       }
-      if (want === null) {
-        unlinkSync(target.absolute);
-        fsyncDirSync(dirname(target.absolute));
-      } else {
-        writeAtomicSync(syncTarget(rootPath, rel, true).absolute, want);
-      }
+      if (want === null) removeFileInRootSync(root, rel);
+      else writeFileInRootSync(root, rel, want, { createParents: true });
       completed.push(rel);
     } catch {
       skipped.push(rel);
@@ -262,35 +201,73 @@ export function applyJournalSide(
  * Removes temporary files left by interrupted atomic writes (names from core's
  * `TEMP_PREFIX`) anywhere in the wiki and in the state folder, and lock temporary files of
  * dead processes. Call only while holding the wiki lock, so no live writer's temporary page
- * file is removed.
+ * file is removed. The wiki is walked folder by folder through descriptors (no link is ever
+ * followed), so nothing outside the wiki is removed even if a folder is swapped meanwhile.
  */
-export function sweepTempFiles(rootPath: string, stateDir: string): number {
+export function sweepTempFiles(root: Root, stateDir: string): number {
   let removed = 0;
-  const walk = (dir: string, depth: number) => {
+  const walk = (dir: OpenedDir, depth: number) => {
     if (depth > 64) return;
-    let names: import('node:fs').Dirent[];
+    let names: Dirent[];
     try {
-      names = readdirSync(dir, { withFileTypes: true });
+      names = dir.list();
     } catch {
       return;
     }
     for (const d of names) {
-      const abs = join(dir, d.name);
       if (isTempName(d.name) && d.isFile()) {
         try {
-          unlinkSync(abs);
+          unlinkSync(dir.at(d.name));
           removed++;
         } catch {
           /* raced with another cleaner */
         }
       } else if (d.isDirectory() && !d.name.startsWith('.')) {
-        walk(abs, depth + 1);
+        let child: OpenedDir;
+        try {
+          child = dir.openDir(d.name);
+        } catch (e) {
+          if (isToolError(e)) continue;
+          throw e;
+        }
+        try {
+          walk(child, depth + 1);
+        } finally {
+          child.close();
+        }
       }
     }
   };
-  walk(rootPath, 0);
-  walk(stateDir, 64);
+  try {
+    const top = openDirInRootSync(root, '');
+    try {
+      walk(top, 0);
+    } finally {
+      top.close();
+    }
+  } catch (e) {
+    if (!isToolError(e)) throw e;
+  }
+  for (const name of safeList(stateDir)) {
+    if (!isTempName(name)) continue;
+    try {
+      if (lstatSync(join(stateDir, name)).isFile()) {
+        unlinkSync(join(stateDir, name));
+        removed++;
+      }
+    } catch {
+      /* raced with another cleaner */
+    }
+  }
   return removed + removeDeadLockTemps(stateDir);
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -299,7 +276,7 @@ export function sweepTempFiles(rootPath: string, stateDir: string): number {
  * nothing to do.
  */
 export function recover(
-  rootPath: string,
+  root: Root,
   stateDir: string,
   checkPath: (rel: string) => string,
 ): RecoveryReport | null {
@@ -316,10 +293,10 @@ export function recover(
     renameSync(join(stateDir, JOURNAL_FILE), join(stateDir, report.quarantined));
     fsyncDirSync(stateDir);
   } else if (journal) {
-    Object.assign(report, applyJournalSide(rootPath, journal, 'after', checkPath));
+    Object.assign(report, applyJournalSide(root, journal, 'after', checkPath));
     report.batch_id = journal.batch_id;
     removeJournal(stateDir);
   }
-  report.temp_files_removed = sweepTempFiles(rootPath, stateDir);
+  report.temp_files_removed = sweepTempFiles(root, stateDir);
   return journal === null && report.temp_files_removed === 0 ? null : report;
 }

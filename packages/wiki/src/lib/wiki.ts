@@ -1,16 +1,17 @@
-import type { Stats } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Dirent, Stats } from 'node:fs';
 import {
   createRootSync,
   decodeUtf8,
   isToolError,
+  type OpenedDir,
+  openDirInRoot,
   openInRoot,
   type Root,
   readFileInRoot,
   resolveInRoot,
   sha256,
   sha256Handle,
+  showPath,
   statInRoot,
   suggest,
   ToolError,
@@ -28,6 +29,11 @@ export interface WikiConfig {
   title?: string;
   /** Root file with the conventions for agents (default `SCHEMA.md`). */
   schemaFile?: string;
+  /**
+   * Read pages that have more than one hard link (default false: refused with `PATH_HARD_LINK`,
+   * since another name of the file may be outside the wiki).
+   */
+  allowHardLinks?: boolean;
 }
 
 /** Options of {@link wikiTools}. */
@@ -43,8 +49,17 @@ export interface WikiOptions {
 /** Default {@link WikiOptions.maxPageBytes}: 1 MiB. */
 export const DEFAULT_MAX_PAGE_BYTES = 1024 * 1024;
 const MAX_PAGE_BYTES_LIMIT = 16 * 1024 * 1024;
-const MAX_FILES = 200_000;
-const MAX_DEPTH = 64;
+/** Most files a wiki may hold; listing and search refuse a larger one (`WIKI_TOO_LARGE`). */
+export const MAX_FILES = 200_000;
+/** Deepest folder nesting listing and search accept (`WIKI_TOO_DEEP`). */
+export const MAX_DEPTH = 64;
+/**
+ * Characters no new page name may contain: C0 and C1 controls (newlines and tabs included),
+ * DEL, the line and paragraph separators, and the bidirectional marks, embeddings, overrides
+ * and isolates that make a name display differently from what it is (U+202E and friends).
+ */
+const UNSAFE_NAME_CHARS =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 const ANALYSIS_CACHE_CHARS = 32 * 1024 * 1024;
 
 /** The index file, log file and default schema file at a wiki's root. */
@@ -164,7 +179,10 @@ export class Wiki {
   constructor(config: WikiConfig, shared: { maxPageBytes: number; extensions: string[] }) {
     this.id = config.id;
     this.title = config.title?.trim() || config.id;
-    this.root = createRootSync(config.path, { maxFileBytes: shared.maxPageBytes });
+    this.root = createRootSync(config.path, {
+      maxFileBytes: shared.maxPageBytes,
+      allowHardLinks: config.allowHardLinks ?? false,
+    });
     this.maxPageBytes = shared.maxPageBytes;
     this.extensions = shared.extensions;
     const schema = config.schemaFile ?? DEFAULT_SCHEMA_FILE;
@@ -220,16 +238,18 @@ export class Wiki {
    */
   async scan(): Promise<FileEntry[]> {
     const out: FileEntry[] = [];
-    const walk = async (dirAbs: string, dirRel: string, depth: number): Promise<void> => {
+    // Each folder is opened inside its parent's descriptor without following links and listed
+    // through it, so a folder swapped for a link mid-scan is skipped, never followed.
+    const walk = async (dir: OpenedDir, dirRel: string, depth: number): Promise<void> => {
       if (depth > MAX_DEPTH) {
         throw new ToolError(
           'WIKI_TOO_DEEP',
           `wiki ${this.id} has folders nested more than ${MAX_DEPTH} deep at ${dirRel}; flatten it or serve a subfolder.`,
         );
       }
-      let entries: import('node:fs').Dirent[];
+      let entries: Dirent[];
       try {
-        entries = await readdir(dirAbs, { withFileTypes: true });
+        entries = await dir.listAsync();
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return;
@@ -238,16 +258,22 @@ export class Wiki {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const d of entries) {
         if (d.name.startsWith('.')) continue;
-        const abs = join(dirAbs, d.name);
         const rel = dirRel === '' ? d.name : `${dirRel}/${d.name}`;
-        let st: Stats;
-        try {
-          st = await lstat(abs);
-        } catch {
-          continue;
-        }
+        const st = dir.lstat(d.name);
+        if (st === null) continue;
         if (st.isDirectory()) {
-          await walk(abs, rel, depth + 1);
+          let child: OpenedDir;
+          try {
+            child = dir.openDir(d.name);
+          } catch (e) {
+            if (isToolError(e)) continue; // swapped for a link or removed since the listing
+            throw e;
+          }
+          try {
+            await walk(child, rel, depth + 1);
+          } finally {
+            child.close();
+          }
         } else if (st.isFile()) {
           if (out.length >= MAX_FILES) {
             throw new ToolError(
@@ -264,9 +290,47 @@ export class Wiki {
         }
       }
     };
-    await walk(this.root.path, '', 0);
+    const top = await openDirInRoot(this.root, '');
+    try {
+      await walk(top, '', 0);
+    } finally {
+      top.close();
+    }
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return out;
+  }
+
+  /**
+   * Checks a page path that a write would create (a new page or a move's destination) against
+   * every limit a reader enforces, so no write can leave the wiki unreadable: at most
+   * {@link MAX_DEPTH} folders deep (`WIKI_TOO_DEEP`), no control characters, line breaks or
+   * bidirectional controls in any name (`PAGE_NAME_INVALID`), and room under {@link MAX_FILES}
+   * given `files` pages and files already there (`WIKI_TOO_LARGE`). Name and path lengths are
+   * checked by the guard (`PATH_TOO_LONG`).
+   */
+  checkNewPagePath(rel: string, files: number, field = 'path'): void {
+    const folders = rel.split('/').length - 1;
+    if (folders > MAX_DEPTH) {
+      throw new ToolError(
+        'WIKI_TOO_DEEP',
+        `${field} ${JSON.stringify(showPath(rel))} would sit ${folders} folders deep; wiki ${this.id} is read at most ${MAX_DEPTH} folders deep, so use a shallower path.`,
+        { details: { max_depth: MAX_DEPTH } },
+      );
+    }
+    const bad = UNSAFE_NAME_CHARS.exec(rel);
+    if (bad) {
+      const cp = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      throw new ToolError(
+        'PAGE_NAME_INVALID',
+        `${field} ${JSON.stringify(showPath(rel))} contains U+${cp}; page names may not contain control characters, line breaks or bidirectional controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C).`,
+      );
+    }
+    if (files >= MAX_FILES) {
+      throw new ToolError(
+        'WIKI_TOO_LARGE',
+        `wiki ${this.id} already holds ${files} files, the most it can list and search (${MAX_FILES}); delete pages before creating new ones.`,
+      );
+    }
   }
 
   /**

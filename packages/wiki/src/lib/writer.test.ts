@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isTempName, sha256 } from '@lectern/core';
@@ -210,5 +210,51 @@ describe('an I/O error while applying', () => {
     expect(existsSync(join(dir, '.lectern/journal.json'))).toBe(false);
     expect(existsSync(join(dir, '.lectern/write.lock'))).toBe(false);
     expect(allNames(dir).filter(isTempName)).toEqual([]);
+  });
+});
+
+describe('the state folder', () => {
+  it('is never reached through a link: a .lectern link to an outside folder gets nothing', async () => {
+    const dir = wikiDir({ 'index.md': '# Index\n' });
+    const outside = tempDir();
+    dirs.push(outside);
+    symlinkSync(outside, join(dir, '.lectern'));
+    const wiki = new WikiSet({ wikis: [{ id: 'w', path: dir }] }).get('w');
+    const writer = new WikiWriter(wiki);
+    expect(writer.recoverAtStart()).toBeNull();
+    await expect(
+      writer.run({ operations: [{ op: 'put', path: 'new.md', content: '# New\n' }] }),
+    ).rejects.toMatchObject({ code: 'STATE_DIR_INVALID' });
+    await writer.ensureRecovered();
+    expect(readdirSync(outside)).toEqual([]);
+    expect(existsSync(join(dir, 'new.md'))).toBe(false);
+  });
+
+  it('keeps the lock and journal in the folder it opened even when the path is swapped', async () => {
+    const dir = wikiDir({ 'index.md': '# Index\n' });
+    const outside = tempDir();
+    dirs.push(outside);
+    const wiki = new WikiSet({ wikis: [{ id: 'w', path: dir }] }).get('w');
+    const writer = new WikiWriter(wiki);
+    let swapped = false;
+    const result = await writer.run(
+      {
+        operations: [
+          { op: 'put', path: 'a.md', content: '# A\n' },
+          { op: 'put', path: 'b.md', content: '# B\n' },
+        ],
+      },
+      undefined,
+      () => {
+        if (swapped) return;
+        swapped = true;
+        // mid-batch, the state folder's path now leads outside
+        renameSync(join(dir, '.lectern'), join(dir, 'moved-state'));
+        symlinkSync(outside, join(dir, '.lectern'));
+      },
+    );
+    expect(result.applied).toBe(true);
+    expect(readdirSync(outside)).toEqual([]);
+    expect(readdirSync(join(dir, 'moved-state'))).toEqual([]);
   });
 });

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync } from 'node:fs';
-import { unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
-  fsyncDirectory,
   isToolError,
-  resolveForWrite,
+  type OpenedDir,
+  openStateDirSync,
+  removeFileInRoot,
   ToolError,
-  writeFileAtomic,
+  writeFileInRoot,
 } from '@lectern/core';
 import { type BatchPlan, BatchPlanner, type Operation, type PlannedChange } from './batch.js';
 import {
@@ -69,8 +68,8 @@ export type AfterWriteHook = (path: string, index: number) => void;
  * durable before the first page is touched; a later start rolls it forward).
  */
 export class WikiWriter {
+  /** Where the state folder is (for display and a quick look; all work goes through a handle). */
   readonly stateDir: string;
-  readonly lock: WikiLock;
   /** What the most recent recovery in this process did, if anything. */
   lastRecovery: RecoveryReport | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -78,15 +77,21 @@ export class WikiWriter {
 
   constructor(private readonly wiki: Wiki) {
     this.stateDir = join(wiki.root.path, STATE_DIR);
-    this.lock = new WikiLock(this.stateDir);
     this.checkPath = (rel) => wiki.checkPagePath(rel);
   }
 
-  private stateDirExists(): boolean {
+  /**
+   * Opens the state folder by descriptor (never through a link), so the lock, the journal and
+   * their temporary files are always created in the wiki's own `.lectern`, whatever happens
+   * to its path meanwhile. Null when it does not exist (or is not a folder) and `create` is
+   * not set.
+   */
+  private openState(create: boolean): OpenedDir | null {
     try {
-      return lstatSync(this.stateDir).isDirectory();
-    } catch {
-      return false;
+      return openStateDirSync(this.wiki.root, { create });
+    } catch (e) {
+      if (!create && isToolError(e)) return null;
+      throw e;
     }
   }
 
@@ -96,22 +101,32 @@ export class WikiWriter {
    * was never written has nothing to recover and is not touched.
    */
   recoverAtStart(): RecoveryReport | null {
-    if (!this.stateDirExists()) return null;
-    let held: ReturnType<WikiLock['tryAcquire']>;
+    let state: OpenedDir | null;
     try {
-      held = this.lock.tryAcquire();
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') return null;
-      throw e;
+      state = this.openState(false);
+    } catch {
+      return null;
     }
-    if (!held) return null;
+    if (!state) return null;
     try {
-      const report = recover(this.wiki.root.path, this.stateDir, this.checkPath);
-      if (report) this.lastRecovery = report;
-      return report;
+      let held: ReturnType<WikiLock['tryAcquire']>;
+      try {
+        held = new WikiLock(state.path).tryAcquire();
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') return null;
+        throw e;
+      }
+      if (!held) return null;
+      try {
+        const report = recover(this.wiki.root, state.path, this.checkPath);
+        if (report) this.lastRecovery = report;
+        return report;
+      } finally {
+        held.release();
+      }
     } finally {
-      held.release();
+      state.close();
     }
   }
 
@@ -122,14 +137,20 @@ export class WikiWriter {
   async ensureRecovered(): Promise<void> {
     if (!hasJournal(this.stateDir)) return;
     await this.serial(async () => {
-      if (!hasJournal(this.stateDir)) return;
-      const held = this.lock.tryAcquire();
-      if (!held) return;
+      const state = this.openState(false);
+      if (!state) return;
       try {
-        const report = recover(this.wiki.root.path, this.stateDir, this.checkPath);
-        if (report) this.lastRecovery = report;
+        if (!hasJournal(state.path)) return;
+        const held = new WikiLock(state.path).tryAcquire();
+        if (!held) return;
+        try {
+          const report = recover(this.wiki.root, state.path, this.checkPath);
+          if (report) this.lastRecovery = report;
+        } finally {
+          held.release();
+        }
       } finally {
-        held.release();
+        state.close();
       }
     });
   }
@@ -150,49 +171,73 @@ export class WikiWriter {
     signal?: AbortSignal,
     afterWrite?: AfterWriteHook,
   ): Promise<BatchResult> {
+    let state: OpenedDir;
     let held: Awaited<ReturnType<WikiLock['acquire']>>;
     try {
-      held = await this.lock.acquire(LOCK_WAIT_MS, signal);
+      state = this.openState(true)!;
     } catch (e) {
-      throw writeError(e, 'take the wiki lock');
+      throw writeError(e, 'open the state folder');
     }
     try {
-      const warnings: string[] = [];
-      if (hasJournal(this.stateDir)) {
-        const report = recover(this.wiki.root.path, this.stateDir, this.checkPath);
-        if (report) {
-          this.lastRecovery = report;
-          warnings.push(
-            `finished an interrupted batch${report.batch_id ? ` (${report.batch_id})` : ''} before this one: ${report.completed.length} page(s) completed${report.skipped.length ? `, ${report.skipped.length} left as found` : ''}.`,
-          );
-        }
+      try {
+        held = await new WikiLock(state.path).acquire(LOCK_WAIT_MS, signal);
+      } catch (e) {
+        throw writeError(e, 'take the wiki lock');
       }
-      const files = (await this.wiki.scan()).map((f) => f.path);
-      const planner = new BatchPlanner(this.wiki, files);
-      const plan = await planner.plan(input.operations, {
-        log: input.log,
-        diffs: input.dry_run === true,
-      });
-      if (plan.failures.length > 0) throw rejected(plan, input.operations.length);
-      const result = report(plan, input.dry_run === true, warnings);
-      if (input.dry_run || plan.changes.length === 0) return result;
-      if (signal?.aborted) {
-        throw new ToolError('CANCELLED', 'the request was cancelled before anything was written.');
+      try {
+        return await this.runHeld(state, held, input, signal, afterWrite);
+      } finally {
+        held.release();
       }
-      if (!held.stillHeld()) {
-        throw new ToolError(
-          'LOCK_LOST',
-          'the wiki lock was taken over while the batch was being planned; nothing was written. Try again.',
-        );
-      }
-      await this.commit(plan.changes, afterWrite);
-      return { ...result, applied: true };
     } finally {
-      held.release();
+      state.close();
     }
   }
 
-  private async commit(changes: PlannedChange[], afterWrite?: AfterWriteHook): Promise<void> {
+  private async runHeld(
+    state: OpenedDir,
+    held: Awaited<ReturnType<WikiLock['acquire']>>,
+    input: BatchInput,
+    signal?: AbortSignal,
+    afterWrite?: AfterWriteHook,
+  ): Promise<BatchResult> {
+    const warnings: string[] = [];
+    if (hasJournal(state.path)) {
+      const report = recover(this.wiki.root, state.path, this.checkPath);
+      if (report) {
+        this.lastRecovery = report;
+        warnings.push(
+          `finished an interrupted batch${report.batch_id ? ` (${report.batch_id})` : ''} before this one: ${report.completed.length} page(s) completed${report.skipped.length ? `, ${report.skipped.length} left as found` : ''}.`,
+        );
+      }
+    }
+    const files = (await this.wiki.scan()).map((f) => f.path);
+    const planner = new BatchPlanner(this.wiki, files);
+    const plan = await planner.plan(input.operations, {
+      log: input.log,
+      diffs: input.dry_run === true,
+    });
+    if (plan.failures.length > 0) throw rejected(plan, input.operations.length);
+    const result = report(plan, input.dry_run === true, warnings);
+    if (input.dry_run || plan.changes.length === 0) return result;
+    if (signal?.aborted) {
+      throw new ToolError('CANCELLED', 'the request was cancelled before anything was written.');
+    }
+    if (!held.stillHeld()) {
+      throw new ToolError(
+        'LOCK_LOST',
+        'the wiki lock was taken over while the batch was being planned; nothing was written. Try again.',
+      );
+    }
+    await this.commit(state, plan.changes, afterWrite);
+    return { ...result, applied: true };
+  }
+
+  private async commit(
+    state: OpenedDir,
+    changes: PlannedChange[],
+    afterWrite?: AfterWriteHook,
+  ): Promise<void> {
     const journal: Journal = {
       format: JOURNAL_FORMAT,
       batch_id: randomBytes(8).toString('hex'),
@@ -207,46 +252,33 @@ export class WikiWriter {
       })),
     };
     try {
-      await writeJournal(this.stateDir, journal);
+      // The journal goes into the held state folder, confirmed inside the wiki before and after.
+      state.confirm();
+      await writeJournal(state.path, journal);
+      state.confirm();
     } catch (e) {
       throw writeError(e, 'write the batch journal');
     }
     let index = 0;
     try {
       for (const c of changes) {
-        if (c.after === null) {
-          const target = await resolveForWrite(this.wiki.root, c.path);
-          if (target.existing) {
-            await unlink(target.absolutePath);
-            await fsyncDirectory(dirname(target.absolutePath));
-          }
-        } else {
-          const target = await resolveForWrite(this.wiki.root, c.path, { createParents: true });
-          await writeFileAtomic(target.absolutePath, c.after);
-          if (!target.existing) await this.syncNewFolders(c.path);
-        }
+        // Each page is written inside its folder held by descriptor (core's anchored write).
+        if (c.after === null) await removeFileInRoot(this.wiki.root, c.path);
+        else await writeFileInRoot(this.wiki.root, c.path, c.after, { createParents: true });
         afterWrite?.(c.path, index++);
       }
     } catch (e) {
       // Put back what was already written; if that fails too, the journal stays and the next
       // start finishes the batch instead. Either way no page is left half-changed.
       try {
-        const back = applyJournalSide(this.wiki.root.path, journal, 'before', this.checkPath);
-        if (back.skipped.length === 0) removeJournal(this.stateDir);
+        const back = applyJournalSide(this.wiki.root, journal, 'before', this.checkPath);
+        if (back.skipped.length === 0) removeJournal(state.path);
       } catch {
         /* recovery will roll forward */
       }
       throw writeError(e, 'apply the batch');
     }
-    removeJournal(this.stateDir);
-  }
-
-  /** fsyncs the folders above a newly created page so the new folder entries are durable. */
-  private async syncNewFolders(rel: string): Promise<void> {
-    const parts = rel.split('/');
-    for (let i = parts.length - 1; i >= 1; i--) {
-      await fsyncDirectory(join(this.wiki.root.path, ...parts.slice(0, i - 1)));
-    }
+    removeJournal(state.path);
   }
 }
 

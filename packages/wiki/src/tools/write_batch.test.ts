@@ -409,12 +409,31 @@ describe('write_batch: limits and refusals', () => {
   it.each([
     [{ op: 'put', path: 'notes.txt', content: 'x' }, 'PATH_NOT_PAGE'],
     [{ op: 'put', path: '.obsidian/x.md', content: 'x' }, 'PATH_HIDDEN'],
-    [{ op: 'put', path: '.lectern/journal.md', content: 'x' }, 'PATH_HIDDEN'],
+    [{ op: 'put', path: '.lectern/journal.md', content: 'x' }, 'PATH_RESERVED'],
     [{ op: 'put', path: '../escape.md', content: 'x' }, 'PATH_ESCAPES_ROOT'],
     [{ op: 'put', path: '/tmp/abs.md', content: 'x' }, 'PATH_ABSOLUTE_OUTSIDE_ROOT'],
     [{ op: 'put', path: 'lone.md', content: 'bad \ud800 text' }, 'INVALID_TEXT'],
     [{ op: 'put', path: 'nul.md', content: 'a\u0000b' }, 'INVALID_TEXT'],
     [{ op: 'put', path: 'wiki/index.md/x.md', content: 'x' }, 'PATH_NOT_DIRECTORY'],
+    // nothing a reader would refuse can be written (issue 13, item 7)
+    [{ op: 'put', path: `${'d/'.repeat(65)}deep.md`, content: 'x' }, 'WIKI_TOO_DEEP'],
+    [{ op: 'put', path: `${'d/'.repeat(70)}deep.md`, content: 'x' }, 'WIKI_TOO_DEEP'],
+    [{ op: 'put', path: 'wiki/two\nlines.md', content: 'x' }, 'PAGE_NAME_INVALID'],
+    [{ op: 'put', path: 'wiki/tab\there.md', content: 'x' }, 'PAGE_NAME_INVALID'],
+    [{ op: 'put', path: 'wiki/bell\u0007.md', content: 'x' }, 'PAGE_NAME_INVALID'],
+    [{ op: 'put', path: 'wiki/invoice\u202Etxt.md', content: 'x' }, 'PAGE_NAME_INVALID'],
+    [{ op: 'put', path: 'wiki/\u2066isolate\u2069.md', content: 'x' }, 'PAGE_NAME_INVALID'],
+    [{ op: 'append', path: 'wiki/c1\u0085.md', content: 'x' }, 'PAGE_NAME_INVALID'],
+    [{ op: 'put', path: `wiki/${'n'.repeat(300)}.md`, content: 'x' }, 'PATH_TOO_LONG'],
+    [
+      {
+        op: 'move',
+        path: 'wiki/index.md',
+        new_path: `${'m/'.repeat(66)}x.md`,
+        expected_version: sha256('a file'),
+      },
+      'WIKI_TOO_DEEP',
+    ],
   ])('refuses %j with %s', async (operation, code) => {
     writeFiles(dir, { 'wiki/index.md': 'a file' });
     const before = snapshot();
@@ -457,6 +476,30 @@ describe('write_batch: limits and refusals', () => {
     expect(res.data.code).toBe('BATCH_REJECTED');
     expect(res.data.details.failures[0].code).toBe('PAGE_TOO_LARGE');
   }, 120_000);
+
+  it('keeps every page it writes readable by list_pages, search_wiki, list_wikis and write_batch', async () => {
+    // 64 folders is the deepest a reader walks: writable and readable
+    const deepest = `${'d/'.repeat(64)}deepest.md`;
+    const ok = await batch({ operations: [{ op: 'put', path: deepest, content: '# Deepest\n' }] });
+    expect(ok.data.applied).toBe(true);
+    const refused = await batch({
+      operations: [{ op: 'put', path: `${'d/'.repeat(64)}d/deeper.md`, content: 'x' }],
+    });
+    expect(refused.data.details.failures[0].code).toBe('WIKI_TOO_DEEP');
+    for (const [tool, args] of [
+      ['list_pages', { limit: 1 }],
+      ['search_wiki', { query: 'Deepest' }],
+      ['list_wikis', {}],
+    ] as const) {
+      const res = await wiki.call(tool, {
+        ...(tool === 'list_wikis' ? {} : { wiki: 'bees' }),
+        ...args,
+      });
+      expect(res.isError, `${tool}: ${JSON.stringify(res.data)}`).toBeFalsy();
+    }
+    const again = await batch({ operations: [{ op: 'put', path: 'wiki/after.md', content: 'x' }] });
+    expect(again.data.applied).toBe(true);
+  });
 
   it('never writes through a symbolic link', async () => {
     const outside = tempDir();
