@@ -135,6 +135,16 @@ export const CORE_MESSAGES_ES: MessageCatalogue = {
     `\`${d.param('path')}\` no es un archivo normal (es un dispositivo, FIFO o socket); no se lee.`,
   PATH_CHANGED: (d) =>
     `\`${d.param('path')}\` cambió en disco mientras se abría (se reemplazó o se movió); vuelve a intentarlo.`,
+  PATH_TOO_LONG: (d) =>
+    `\`${d.param('path')}\` es demasiado larga: como máximo ${num(d.details.max_path_bytes, '4096')} bytes en total y ${num(d.details.max_name_bytes, '255')} por nombre; usa una ruta más corta.`,
+  PATH_RESERVED: (d) =>
+    `\`${d.param('path')}\` apunta a la carpeta .lectern, donde Lectern guarda su propio estado (bloqueos, diarios, índices); nunca se sirve.`,
+  PATH_NOT_ACCESSIBLE: (d) =>
+    `no hay permiso para acceder a \`${d.param('path')}\`; revisa los permisos del archivo o elige otro.`,
+  PATH_HARD_LINK: (d) =>
+    `el archivo de \`${d.param('path')}\` tiene ${num(d.details.links, 'varios')} enlaces duros; otro de sus nombres podría estar fuera de la raíz, así que no se lee. Si esos enlaces son de confianza, sirve la raíz con los enlaces duros permitidos.`,
+  STATE_DIR_INVALID: () =>
+    'la carpeta de estado .lectern de la raíz es un enlace o un archivo; bórrala para que Lectern pueda guardar ahí su estado.',
   FILE_TOO_LARGE: (d) =>
     `el archivo ocupa ${num(d.details.size, 'más de')} bytes y el límite es ${num(d.details.max_bytes, 'menor')} bytes; no se lee.`,
   BINARY_CONTENT: (d) =>

@@ -44,6 +44,8 @@ const sourceParam = (d: MessageData) =>
 
 /** Spanish messages for the codes the memory store raises. */
 const MEMORY_MESSAGES_ES: MessageCatalogue = {
+  DB_PATH_INVALID: () =>
+    'la base de datos de la memoria está dentro de una carpeta de notas y no es un índice de Lectern (se apartaría y se reemplazaría); ponla en la carpeta .lectern de esas notas o fuera de ellas.',
   EMPTY_QUERY: (d) =>
     `\`${d.param('query')}\` no tiene letras ni dígitos que buscar; escribe al menos una palabra.`,
   QUERY_TOO_LONG: (d) =>
