@@ -45,6 +45,8 @@ export interface WalkedFile {
   size: number;
   /** Modification time in milliseconds (fractional). */
   mtime: number;
+  /** Inode number. */
+  ino: number;
 }
 
 /** Counts of entries a walk passed over. */
@@ -125,7 +127,7 @@ export function walkSource(source: ResolvedSource, stats?: WalkStats): WalkedFil
         continue; // unreadable
       }
       if (!st?.isFile()) continue; // deleted or replaced since readdir
-      out.push({ path: childRel, size: st.size, mtime: st.mtimeMs });
+      out.push({ path: childRel, size: st.size, mtime: st.mtimeMs, ino: st.ino });
     }
   }
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -1,5 +1,6 @@
-import { type AnyToolDefinition, adaptTool, isToolError, ToolError } from '@lectern/core';
+import { type AnyToolDefinition, adaptTool } from '@lectern/core';
 import { z } from 'zod';
+import { renderError, type SurfaceNames } from '../lib/errors.js';
 import {
   fragmentOutputSchema,
   reindexOutputSchema,
@@ -12,42 +13,37 @@ import {
   MAX_QUERY_CHARS,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_OFFSET,
-} from '../store.js';
+} from '../limits.js';
 import { memoryListSourcesTool } from '../tools/list-sources.js';
 import { memoryReadFragmentTool } from '../tools/read-fragment.js';
 import { memoryReindexTool } from '../tools/reindex.js';
 import { memorySearchTool } from '../tools/search.js';
 import type { MemoryStore } from '../types.js';
 
-/** Native parameter and tool names, as they appear in messages, and their Spanish spelling. */
-const SPANISH_NAMES: ReadonlyArray<readonly [string, string]> = [
-  ['`query`', '`consulta`'],
-  ['`source`', '`fuente`'],
-  ['`path_glob`', '`patron_ruta`'],
-  ['`limit`', '`limite`'],
-  ['`offset`', '`desplazamiento`'],
-  ['`raw`', '`sintaxis_fts`'],
-  ['`path`', '`archivo`'],
-  ['`start_line`', '`desde`'],
-  ['`end_line`', '`hasta`'],
-  ['memory_search', 'buscar_memoria'],
-  ['memory_read_fragment', 'leer_fragmento'],
-  ['memory_list_sources', 'listar_fuentes'],
-  ['memory_reindex', 'reindexar'],
-];
+/** How the memoria tools spell the store's parameters and operations in error messages. */
+const SPANISH_NAMES: SurfaceNames = {
+  params: {
+    query: 'consulta',
+    source: 'fuente',
+    pathGlob: 'patron_ruta',
+    limit: 'limite',
+    offset: 'desplazamiento',
+    raw: 'sintaxis_fts',
+    path: 'archivo',
+    startLine: 'desde',
+    endLine: 'hasta',
+    full: 'completo',
+  },
+  operations: {
+    search: 'buscar_memoria',
+    readFragment: 'leer_fragmento',
+    listSources: 'listar_fuentes',
+    reindex: 'reindexar',
+  },
+};
 
-/** Rewrites native parameter and tool names in an error message to the Spanish ones. */
-function toSpanish(error: unknown): unknown {
-  if (!isToolError(error)) return error;
-  let message = error.message;
-  for (const [from, to] of SPANISH_NAMES) message = message.split(from).join(to);
-  if (message === error.message) return error;
-  return new ToolError(error.code, message, {
-    suggestions: error.suggestions,
-    details: error.details ? { ...error.details } : undefined,
-    cause: error,
-  });
-}
+/** Spells a store error with the Spanish names (from the error's data, not its text). */
+const toSpanish = (error: unknown) => renderError(error, SPANISH_NAMES);
 
 const READ_ONLY = {
   readOnlyHint: true,
