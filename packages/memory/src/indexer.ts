@@ -101,7 +101,7 @@ export async function reindexSources(
   const errors: ReindexError[] = [];
   const counts = { added: 0, updated: 0, renamed: 0, removed: 0, unchanged: 0 };
 
-  const disk = new Map<string, { source: ResolvedSource; file: WalkedFile }>();
+  const walked: Array<{ source: ResolvedSource; files: WalkedFile[] }> = [];
   for (const s of ctx.sources) {
     const files = walkSource(s);
     if (files.length === 0) {
@@ -109,8 +109,17 @@ export async function reindexSources(
         `source "${s.id}" has no files matching ${s.include.join(', ')}; nothing is indexed from it.`,
       );
     }
-    for (const file of files) disk.set(fileKey(s.id, file.path), { source: s, file });
+    walked.push({ source: s, files });
   }
+  // Keys of every file on disk, built only when something needs to ask.
+  let onDisk: Set<string> | undefined;
+  const isOnDisk = (k: string) => {
+    if (!onDisk) {
+      onDisk = new Set();
+      for (const { files } of walked) for (const f of files) onDisk.add(f.key);
+    }
+    return onDisk.has(k);
+  };
 
   const totals = await ctx.backend.update(
     async (w) => {
@@ -140,42 +149,50 @@ export async function reindexSources(
       const before = new Set<string>();
       if (full) {
         for (const [k, row] of files) if (!gone.has(row.source)) before.add(k);
-        for (const k of before) if (!disk.has(k)) counts.removed++;
+        for (const k of before) if (!isOnDisk(k)) counts.removed++;
         await w.clear();
         problems = new Map();
       }
       const previous = (k: string) => (full ? undefined : current(k));
 
       const work: Work[] = [];
-      for (const [k, { source, file }] of disk) {
-        const row = previous(k);
-        if (row) {
-          if (
-            row.size === file.size &&
-            row.mtime === file.mtime &&
-            (row.ino === 0 || row.ino === file.ino) &&
-            !row.racy
-          ) {
-            counts.unchanged++;
-          } else {
-            work.push({ k, source, file, row });
+      let matched = 0;
+      for (const { source, files: list } of walked) {
+        for (const file of list) {
+          const k = file.key;
+          const row = previous(k);
+          if (row) {
+            matched++;
+            if (
+              row.size === file.size &&
+              row.mtime === file.mtime &&
+              (row.ino === 0 || row.ino === file.ino) &&
+              !row.racy
+            ) {
+              counts.unchanged++;
+            } else {
+              work.push({ k, source, file, row });
+            }
+            continue;
           }
-          continue;
+          const problem = problems.size > 0 ? problems.get(k) : undefined;
+          if (problem && problem.size === file.size && problem.mtime === file.mtime) {
+            errors.push({ path: k, code: problem.code, message: problem.message });
+            continue;
+          }
+          work.push({ k, source, file });
         }
-        const problem = problems.get(k);
-        if (problem && problem.size === file.size && problem.mtime === file.mtime) {
-          errors.push({ path: k, code: problem.code, message: problem.message });
-          continue;
-        }
-        work.push({ k, source, file });
       }
-      for (const [k, p] of problems) if (!disk.has(k)) await w.clearProblem(p.source, p.path);
+      for (const [k, p] of problems) if (!isOnDisk(k)) await w.clearProblem(p.source, p.path);
       // Indexed files no longer on disk, by content hash: a new file with the same hash is a rename.
       const missingBySha = new Map<string, StoredFile[]>();
       const missing = new Set<StoredFile>();
-      if (!full) {
+      // Every indexed file was seen on disk unless fewer rows matched than the index holds.
+      let live = files.size;
+      if (gone.size > 0) for (const row of files.values()) if (gone.has(row.source)) live--;
+      if (!full && matched < live) {
         for (const [k, row] of files) {
-          if (gone.has(row.source) || disk.has(k)) continue;
+          if (gone.has(row.source) || isOnDisk(k)) continue;
           missing.add(row);
           const list = missingBySha.get(row.sha256) ?? [];
           list.push(row);

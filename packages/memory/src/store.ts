@@ -8,7 +8,13 @@ import { DEFAULT_MAX_CHUNK_WORDS } from './lib/chunk.js';
 import { MemoryError } from './lib/errors.js';
 import { LANGUAGES } from './lib/language.js';
 import { Mutex } from './lib/mutex.js';
-import { compileGlobs, DEFAULT_EXCLUDE, DEFAULT_INCLUDE, type ResolvedSource } from './lib/walk.js';
+import {
+  compileGlobs,
+  DEFAULT_EXCLUDE,
+  DEFAULT_INCLUDE,
+  type ResolvedSource,
+  WalkCache,
+} from './lib/walk.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_MEMORY_MAX_FILE_BYTES } from './limits.js';
 import { checkSearch, runSearch } from './search.js';
 import { sourceStatus } from './status.js';
@@ -96,7 +102,14 @@ export function createMemory(options: MemoryOptions): MemoryStore {
     const root = createRootSync(s.path, { maxFileBytes });
     const include = s.include ? [...s.include] : [...DEFAULT_INCLUDE];
     const exclude = s.exclude ? [...s.exclude] : [...DEFAULT_EXCLUDE];
-    return { id: s.id, root, include, exclude, ...compileGlobs(include, exclude) };
+    return {
+      id: s.id,
+      root,
+      include,
+      exclude,
+      ...compileGlobs(include, exclude),
+      walkCache: new WalkCache(),
+    };
   });
   const language = options.language ?? 'simple';
   const backend = (options.backend ?? sqliteBackend())({

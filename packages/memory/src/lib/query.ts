@@ -15,6 +15,8 @@ export const MAX_QUERY_TERMS = 32;
 // plus combining marks so that a decomposed accent stays with its letter.
 export const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 const PREFIX_END = /[\p{L}\p{N}\p{M}\p{Co}]\*+$/u;
 
 function words(text: string): string[] {
@@ -83,6 +85,8 @@ export type MatchMode = 'all' | 'any';
  * lower case, accents removed. Used to look terms up in the index vocabulary.
  */
 export function foldWord(word: string): string {
+  // ASCII has no accents to remove.
+  if (ASCII.test(word)) return word.toLowerCase();
   return word
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
