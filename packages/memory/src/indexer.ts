@@ -6,7 +6,7 @@ import type {
   StoredFile,
   StoredProblem,
 } from './backend/types.js';
-import { fileKey, type StoreContext } from './context.js';
+import type { StoreContext } from './context.js';
 import { chunkLines, isMarkdownPath } from './lib/chunk.js';
 import { MemoryError } from './lib/errors.js';
 import { declaredLanguage, type Language } from './lib/language.js';
