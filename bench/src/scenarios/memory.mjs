@@ -1,6 +1,6 @@
 // memory: full index of the notes corpus and incremental reindex of one changed note against
 // MiniSearch, and query latency (p50, p95) against MiniSearch and ripgrep.
-import { appendFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMemory } from '@lectern/memory';
@@ -111,7 +111,7 @@ export async function memory(ctx) {
         samples: inc,
         rssMb: server.peakRssMb(),
         peerRssMb: mini.peakRssMb(),
-        note: 'memory_reindex walks and stats every note, re-chunks the changed one and commits; MiniSearch replaces one known document in memory (it has no way to find what changed on disk).',
+        note: 'memory_reindex stats every note (folder listings are reused while a folder is unchanged), re-chunks the changed one and commits; MiniSearch replaces one known document in memory (it has no way to find what changed on disk).',
       }),
     );
 
@@ -175,7 +175,23 @@ export async function memory(ctx) {
   } finally {
     await server.close();
     mini.close();
-    store.close();
+    await store.close();
+  }
+  // Database size once closed (the last connection checkpoints the WAL into the file).
+  const size = (p) => (existsSync(p) ? statSync(p).size : 0);
+  const dbBytes = (p) => size(p) + size(`${p}-wal`);
+  const handlerDb = dbBytes(join(ctx.work, 'memory-handler.db'));
+  const serverDb = dbBytes(mcpDb);
+  const ratio = (b) => Number((b / notes.bytes).toFixed(2));
+  const full = rows.find((r) => r.measure.startsWith('full index'));
+  if (full) {
+    full.details = {
+      ...full.details,
+      db_bytes: { handler: handlerDb, mcp: serverDb },
+      corpus_bytes: notes.bytes,
+      db_to_corpus: { handler: ratio(handlerDb), mcp: ratio(serverDb) },
+    };
+    full.note = `${full.note} Database after the run: ${(handlerDb / 1e6).toFixed(1)} MB, ${ratio(handlerDb)}× the corpus (the server's: ${ratio(serverDb)}×).`;
   }
   return rows;
 }

@@ -63,7 +63,7 @@ const spanish = adaptTool(native, {
 });
 
 describe('localizeError', () => {
-  it('rewrites the message from the code and data, keeping code, suggestions, details and cause', () => {
+  it('rewrites the message from the code and data, keeping code, suggestions and cause, and spells details.param as the surface does', () => {
     const original = new ToolError('NOT_THERE', 'English', {
       suggestions: ['a'],
       details: { param: 'path', value: 'x.md' },
@@ -74,7 +74,7 @@ describe('localizeError', () => {
       error: '`archivo` «x.md» no existe.',
       code: 'NOT_THERE',
       suggestions: ['a'],
-      details: { param: 'path', value: 'x.md' },
+      details: { param: 'archivo', value: 'x.md' },
     });
     expect(e.cause).toBe(original);
   });
@@ -100,7 +100,7 @@ describe('a tool with errors in another language', () => {
         error: '`archivo` «missing» no existe.',
         code: 'NOT_THERE',
         suggestions: ['present'],
-        details: { param: 'path', value: 'missing' },
+        details: { param: 'archivo', value: 'missing' },
       });
       // An unexpected failure is reported in the surface's language too.
       const crash = await call('crash');
@@ -109,7 +109,7 @@ describe('a tool with errors in another language', () => {
       expect(crash?.error).not.toContain('internal detail');
       // The native schema refused the mapped input: INVALID_INPUT names the surface's parameter.
       const invalid = await call('too-short');
-      expect(invalid).toMatchObject({ code: 'INVALID_INPUT', details: { params: ['path'] } });
+      expect(invalid).toMatchObject({ code: 'INVALID_INPUT', details: { params: ['archivo'] } });
       expect(invalid?.error).toContain('`archivo`');
       expect(invalid?.error).toMatch(/^entrada no válida para leer_archivo/);
       // A code without an entry keeps its message.

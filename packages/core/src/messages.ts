@@ -77,22 +77,39 @@ export function localizedMessage(
 }
 
 /**
- * A `ToolError` rewritten in the language of `errors`: the same code, suggestions, details and
- * cause, with the catalogue's message for its code. Anything else is returned unchanged.
+ * Details with the parameter names they carry (`param`, `params`) in the surface's spelling, so a
+ * client of a preset reads the names it sends.
+ */
+function spellDetails(
+  details: Readonly<Record<string, unknown>>,
+  errors: ErrorMessages,
+): Record<string, unknown> {
+  const name = (native: unknown) =>
+    typeof native === 'string' ? (errors.names?.[native] ?? native) : native;
+  const out: Record<string, unknown> = { ...details };
+  if (typeof out.param === 'string') out.param = name(out.param);
+  if (Array.isArray(out.params)) out.params = out.params.map(name);
+  return out;
+}
+
+/**
+ * A `ToolError` rewritten in the language of `errors`: the same code, suggestions and cause,
+ * the catalogue's message for its code, and details whose parameter names (`param`, `params`)
+ * are spelled as the surface spells them. Anything else is returned unchanged.
  */
 export function localizeError(error: unknown, errors: ErrorMessages, tool: string): unknown {
   if (!isToolError(error)) return error;
-  const message = localizedMessage(
-    error.code,
-    tool,
-    errors,
-    error.details ?? {},
-    error.suggestions ?? [],
-  );
-  if (message === undefined || message === error.message) return error;
+  const message =
+    localizedMessage(error.code, tool, errors, error.details ?? {}, error.suggestions ?? []) ??
+    error.message;
+  const details = error.details ? spellDetails(error.details, errors) : undefined;
+  const respelled =
+    details !== undefined &&
+    (details.param !== error.details?.param || details.params !== error.details?.params);
+  if (message === error.message && !respelled) return error;
   return new ToolError(error.code, message, {
     ...(error.suggestions ? { suggestions: error.suggestions } : {}),
-    ...(error.details ? { details: { ...error.details } } : {}),
+    ...(details ? { details } : {}),
     cause: error,
   });
 }

@@ -3,6 +3,7 @@ import * as api from './index.js';
 
 test('the public API is exactly this set of names', () => {
   expect(Object.keys(api).sort()).toEqual([
+    'API_NAMES',
     'DEFAULT_EXCLUDE',
     'DEFAULT_INCLUDE',
     'DEFAULT_MAX_CHUNK_WORDS',
@@ -18,10 +19,14 @@ test('the public API is exactly this set of names', () => {
     'MEMORY_READ_FRAGMENT',
     'MEMORY_REINDEX',
     'MEMORY_SEARCH',
+    'MemoryError',
+    'RawQueryError',
+    'TOOL_NAMES',
     'buildFtsQuery',
     'chunkLines',
     'createMemory',
     'fragmentOutputSchema',
+    'isMemoryError',
     'memoriaTools',
     'memoryListSourcesTool',
     'memoryReadFragmentTool',
@@ -30,8 +35,10 @@ test('the public API is exactly this set of names', () => {
     'memoryTools',
     'parseQuery',
     'reindexOutputSchema',
+    'renderError',
     'searchOutputSchema',
     'sourcesOutputSchema',
+    'sqliteBackend',
   ]);
 });
 

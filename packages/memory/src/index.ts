@@ -1,3 +1,23 @@
+export { type SqliteBackendOptions, sqliteBackend } from './backend/sqlite/backend.js';
+export {
+  type BackendContext,
+  type BackendFactory,
+  type ChunkRecord,
+  type FileIdentity,
+  type FileLookup,
+  type FileRecord,
+  type FinishSummary,
+  type IndexStatus,
+  type IndexWriter,
+  type MemoryBackend,
+  RawQueryError,
+  type SearchHit,
+  type SearchPage,
+  type SearchRequest,
+  type StoredFile,
+  type StoredProblem,
+  type UpdateOptions,
+} from './backend/types.js';
 export { type MemoryToolsOptions, memoryTools } from './factory.js';
 export {
   type Chunk,
@@ -5,7 +25,23 @@ export {
   chunkLines,
   DEFAULT_MAX_CHUNK_WORDS,
 } from './lib/chunk.js';
-export { buildFtsQuery, MAX_QUERY_TERMS, parseQuery, type QueryTerm } from './lib/query.js';
+export {
+  API_NAMES,
+  isMemoryError,
+  MemoryError,
+  type MemoryOperation,
+  type MemoryParam,
+  renderError,
+  type SurfaceNames,
+  TOOL_NAMES,
+} from './lib/errors.js';
+export type { Language } from './lib/language.js';
+export {
+  buildFtsQuery,
+  MAX_QUERY_TERMS,
+  parseQuery,
+  type QueryTerm,
+} from './lib/query.js';
 export {
   fragmentOutputSchema,
   type MemoryLocale,
@@ -14,9 +50,7 @@ export {
   sourcesOutputSchema,
 } from './lib/schemas.js';
 export { DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from './lib/walk.js';
-export { memoriaTools } from './presets/memoria.js';
 export {
-  createMemory,
   DEFAULT_MEMORY_MAX_FILE_BYTES,
   DEFAULT_SEARCH_LIMIT,
   MAX_FRAGMENT_BYTES,
@@ -24,7 +58,9 @@ export {
   MAX_QUERY_CHARS,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_OFFSET,
-} from './store.js';
+} from './limits.js';
+export { memoriaTools } from './presets/memoria.js';
+export { createMemory } from './store.js';
 export { MEMORY_LIST_SOURCES, memoryListSourcesTool } from './tools/list-sources.js';
 export { MEMORY_READ_FRAGMENT, memoryReadFragmentTool } from './tools/read-fragment.js';
 export { MEMORY_REINDEX, memoryReindexTool } from './tools/reindex.js';

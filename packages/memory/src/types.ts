@@ -1,3 +1,6 @@
+import type { BackendFactory } from './backend/types.js';
+import type { Language } from './lib/language.js';
+
 /** One folder of notes to index. */
 export interface MemorySourceOptions {
   /**
@@ -24,6 +27,17 @@ export interface MemoryOptions {
   sources: MemorySourceOptions[];
   /** SQLite database file; default `<first source>/.lectern/memory.db`. */
   dbPath?: string;
+  /**
+   * Where the index is stored: a backend factory. Default `sqliteBackend()`, the embedded
+   * SQLite database at `dbPath`.
+   */
+  backend?: BackendFactory;
+  /**
+   * Language of notes whose front matter declares none (`lang:` or `language:`): `en` or `es`
+   * also match other forms of a word (stemming: "notes" finds "note", "pruebas" finds
+   * "prueba", exact words ranked first); `simple` (default) matches words as written.
+   */
+  language?: Language;
   /** Larger files are not indexed and are reported as `FILE_TOO_LARGE`; default 4 MiB. */
   maxFileBytes?: number;
   /** Most words per chunk (default 250). */
@@ -217,6 +231,9 @@ export interface MemoryStore {
    * commits). Errors: `INDEX_BUSY`, `CANCELLED`.
    */
   reindex(options?: ReindexOptions): Promise<ReindexResult>;
-  /** Closes the database. Calls after this throw `STORE_CLOSED`. */
-  close(): void;
+  /**
+   * Closes the index (the SQLite backend closes before this returns). Calls after this throw
+   * `STORE_CLOSED`.
+   */
+  close(): Promise<void>;
 }

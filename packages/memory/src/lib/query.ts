@@ -1,4 +1,4 @@
-import { ToolError } from '@lectern/core';
+import { MemoryError } from './errors.js';
 
 /** One searchable unit of a user query. */
 export interface QueryTerm {
@@ -13,7 +13,9 @@ export const MAX_QUERY_TERMS = 32;
 
 // Characters the FTS5 unicode61 tokenizer keeps inside tokens: letters, numbers, private use,
 // plus combining marks so that a decomposed accent stays with its letter.
-const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+export const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 const PREFIX_END = /[\p{L}\p{N}\p{M}\p{Co}]\*+$/u;
 
@@ -83,6 +85,8 @@ export type MatchMode = 'all' | 'any';
  * lower case, accents removed. Used to look terms up in the index vocabulary.
  */
 export function foldWord(word: string): string {
+  // ASCII has no accents to remove.
+  if (ASCII.test(word)) return word.toLowerCase();
   return word
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
@@ -95,24 +99,52 @@ export function termsToFts(terms: readonly QueryTerm[], mode: MatchMode): string
 }
 
 /**
+ * Parses user text into terms for a search, refusing text without words (`EMPTY_QUERY`) and
+ * more than {@link MAX_QUERY_TERMS} terms (`QUERY_TOO_LONG`); both errors name `query` as data.
+ */
+export function queryTerms(text: string): QueryTerm[] {
+  const terms = parseQuery(text);
+  if (terms.length === 0) {
+    throw new MemoryError(
+      'EMPTY_QUERY',
+      `{param:query} ${JSON.stringify(text)} contains no letters or digits to search for; give at least one word.`,
+      { param: 'query' },
+    );
+  }
+  if (terms.length > MAX_QUERY_TERMS) {
+    throw new MemoryError(
+      'QUERY_TOO_LONG',
+      `{param:query} has ${terms.length} terms; at most ${MAX_QUERY_TERMS} are allowed. Keep the most distinctive words.`,
+      { param: 'query', details: { terms: terms.length, max_terms: MAX_QUERY_TERMS } },
+    );
+  }
+  return terms;
+}
+
+/**
  * Builds an FTS5 MATCH expression from user text: every term quoted, joined by AND (`all`) or
  * OR (`any`). Throws `EMPTY_QUERY` when the text has no letter or digit and `QUERY_TOO_LONG`
  * past {@link MAX_QUERY_TERMS} terms.
  */
 export function buildFtsQuery(text: string, mode: MatchMode = 'all'): string {
-  const terms = parseQuery(text);
-  if (terms.length === 0) {
-    throw new ToolError(
-      'EMPTY_QUERY',
-      `\`query\` ${JSON.stringify(text)} contains no letters or digits to search for; give at least one word.`,
-    );
-  }
-  if (terms.length > MAX_QUERY_TERMS) {
-    throw new ToolError(
-      'QUERY_TOO_LONG',
-      `\`query\` has ${terms.length} terms; at most ${MAX_QUERY_TERMS} are allowed. Keep the most distinctive words.`,
-      { details: { terms: terms.length, max_terms: MAX_QUERY_TERMS } },
-    );
-  }
-  return termsToFts(terms, mode);
+  return termsToFts(queryTerms(text), mode);
+}
+
+/**
+ * The terms of an any-term search worth running: terms found in more than half of all chunks
+ * are left out when at least one other term occurs, because BM25 gives them an IDF of about
+ * zero (they cannot change the order, only make the engine rank nearly every chunk). `df` is a
+ * term's document frequency, or -1 when unknown (prefixes and phrases: always kept). Returns
+ * undefined when nothing is left out.
+ */
+export function pruneCommonTerms(
+  terms: readonly QueryTerm[],
+  df: readonly number[],
+  chunks: number,
+): QueryTerm[] | undefined {
+  if (chunks === 0) return undefined;
+  const kept = terms.filter((_, i) => df[i]! <= chunks / 2);
+  const occurs = df.some((f) => f !== 0 && f <= chunks / 2);
+  if (!occurs || kept.length === terms.length) return undefined;
+  return kept;
 }

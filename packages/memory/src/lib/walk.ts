@@ -16,6 +16,8 @@ export interface ResolvedSource {
   matches: (relativePath: string) => boolean;
   /** True when a relative folder path is excluded (its whole subtree is skipped). */
   excludesFolder: (relativePath: string) => boolean;
+  /** Folder listings kept between walks, if any. */
+  walkCache?: WalkCache;
 }
 
 /** Default include globs: Markdown and plain text. */
@@ -41,9 +43,13 @@ export function compileGlobs(
 export interface WalkedFile {
   /** Path relative to the source folder, `/`-separated. */
   path: string;
+  /** `<source id>/<path>`. */
+  key: string;
   size: number;
   /** Modification time in milliseconds (fractional). */
   mtime: number;
+  /** Inode number. */
+  ino: number;
 }
 
 /** Counts of entries a walk passed over. */
@@ -56,6 +62,33 @@ export interface WalkStats {
   unreadable: number;
 }
 
+/** What one folder held when it was last listed. */
+interface ListedFolder {
+  mtime: number;
+  ino: number;
+  /** False when the folder changed so soon before it was listed that its mtime cannot be trusted. */
+  trusted: boolean;
+  /** Included files: path in the source and `<source>/<path>`. */
+  files: Array<{ path: string; key: string }>;
+  /** Sub-folders to walk (not excluded). */
+  folders: string[];
+  links: number;
+  special: number;
+}
+
+/**
+ * Folder listings of one source kept between walks. A folder's entries change only when its
+ * own modification time does (an entry added, removed or renamed), so a folder whose mtime and
+ * inode are unchanged is not read again; its files are still stat'ed one by one, since editing
+ * a file in place leaves the folder's mtime alone.
+ */
+export class WalkCache {
+  readonly folders = new Map<string, ListedFolder>();
+}
+
+/** A folder modified this close to its listing is listed again next time (racy mtime). */
+const RACY_FOLDER_MS = 2000;
+
 function direntKind(entry: Dirent): 'file' | 'dir' | 'link' | 'special' | 'unknown' {
   if (entry.isSymbolicLink()) return 'link';
   if (entry.isDirectory()) return 'dir';
@@ -65,13 +98,64 @@ function direntKind(entry: Dirent): 'file' | 'dir' | 'link' | 'special' | 'unkno
   return 'unknown';
 }
 
+/** Lists one held folder: included files, folders to descend into, links and special entries. */
+function listFolder(
+  source: ResolvedSource,
+  dir: OpenedDir,
+  listedAt: number,
+): ListedFolder | undefined {
+  const rel = dir.relativePath;
+  let entries: Dirent[];
+  try {
+    entries = dir.list();
+  } catch {
+    return undefined;
+  }
+  const listed: ListedFolder = {
+    mtime: dir.stat.mtimeMs,
+    ino: dir.stat.ino,
+    trusted: listedAt - dir.stat.mtimeMs >= RACY_FOLDER_MS,
+    files: [],
+    folders: [],
+    links: 0,
+    special: 0,
+  };
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name.startsWith('.')) continue;
+    const childRel = rel === '' ? name : `${rel}/${name}`;
+    let kind = direntKind(entry);
+    if (kind === 'unknown') {
+      // Some file systems do not report entry types: ask lstat (never stat), inside the folder.
+      const est = dir.lstat(name);
+      if (!est) continue;
+      kind = est.isSymbolicLink()
+        ? 'link'
+        : est.isDirectory()
+          ? 'dir'
+          : est.isFile()
+            ? 'file'
+            : 'special';
+    }
+    if (kind === 'link') listed.links++;
+    else if (kind === 'dir') {
+      if (!source.excludesFolder(childRel)) listed.folders.push(childRel);
+    } else if (kind !== 'file') listed.special++;
+    else if (source.matches(childRel)) {
+      listed.files.push({ path: childRel, key: `${source.id}/${childRel}` });
+    }
+  }
+  return listed;
+}
+
 /**
  * Lists the files a source includes: a depth-first walk from the source's root that skips every
  * entry whose name starts with `.` (hidden files and folders, `.git`, `.lectern`), never follows
  * a symbolic link, skips FIFOs, sockets and devices, prunes excluded folders, and stats each
  * included file with lstat. Every folder is opened inside its parent's descriptor without
  * following links and listed through it (core's `OpenedDir`), so a folder swapped for a link
- * mid-walk is never entered. Files are returned sorted by path.
+ * mid-walk is never entered. With a {@link WalkCache}, a folder whose mtime and inode are
+ * unchanged since the last walk is not listed again. Files come in no particular order.
  */
 export function walkSource(source: ResolvedSource, stats?: WalkStats): WalkedFile[] {
   const out: WalkedFile[] = [];
@@ -83,12 +167,16 @@ export function walkSource(source: ResolvedSource, stats?: WalkStats): WalkedFil
     if (stats) stats.unreadable++;
     return out;
   }
+  const seen = source.walkCache ? new Set<string>() : undefined;
   try {
-    walkOne(source, top, out, stats);
+    walkOne(source, top, out, stats, seen, Date.now());
   } finally {
     top.close();
   }
-  out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Folders that no longer exist under the source: forget their listings.
+  const cache = source.walkCache;
+  if (cache && seen)
+    for (const rel of cache.folders.keys()) if (!seen.has(rel)) cache.folders.delete(rel);
   return out;
 }
 
@@ -98,67 +186,53 @@ function walkOne(
   dir: OpenedDir,
   out: WalkedFile[],
   stats: WalkStats | undefined,
+  seen: Set<string> | undefined,
+  now: number,
 ): void {
   const rel = dir.relativePath;
-  let entries: Dirent[];
-  try {
-    entries = dir.list();
-  } catch {
-    if (stats) stats.unreadable++;
-    return;
+  const cache = source.walkCache;
+  const cached = cache?.folders.get(rel);
+  let listed: ListedFolder | undefined;
+  if (cached?.trusted && cached.mtime === dir.stat.mtimeMs && cached.ino === dir.stat.ino) {
+    listed = cached;
+  } else {
+    listed = listFolder(source, dir, now);
+    if (!listed) {
+      cache?.folders.delete(rel);
+      if (stats) stats.unreadable++;
+      return;
+    }
+    cache?.folders.set(rel, listed);
   }
-  for (const entry of entries) {
-    const name = entry.name;
-    if (name.startsWith('.')) continue;
-    const childRel = rel === '' ? name : `${rel}/${name}`;
-    let kind = direntKind(entry);
-    if (kind === 'unknown') {
-      // Some file systems do not report entry types: ask lstat (never stat), inside the folder.
-      const st = dir.lstat(name);
-      if (!st) continue;
-      kind = st.isSymbolicLink()
-        ? 'link'
-        : st.isDirectory()
-          ? 'dir'
-          : st.isFile()
-            ? 'file'
-            : 'special';
-    }
-    if (kind === 'link') {
-      if (stats) stats.links++;
-      continue;
-    }
-    if (kind === 'dir') {
-      if (source.excludesFolder(childRel)) continue;
-      let child: OpenedDir;
-      try {
-        child = dir.openDir(name);
-      } catch (error) {
-        if (!isToolError(error)) throw error;
-        // swapped for a link or removed since the listing: not entered
-        if (stats && (error.code === 'PATH_SYMLINK' || error.code === 'PATH_CHANGED'))
-          stats.links++;
-        continue;
-      }
-      try {
-        walkOne(source, child, out, stats);
-      } finally {
-        child.close();
-      }
-      continue;
-    }
-    if (kind !== 'file') {
-      if (stats) stats.special++;
-      continue;
-    }
-    if (!source.matches(childRel)) continue;
+  seen?.add(rel);
+  if (stats) {
+    stats.links += listed.links;
+    stats.special += listed.special;
+  }
+  for (const f of listed.files) {
     let st: Stats | null;
     try {
-      st = dir.lstat(name);
+      st = dir.lstat(f.path.slice(f.path.lastIndexOf('/') + 1));
     } catch {
       continue; // unreadable
     }
-    if (!st?.isFile()) continue; // deleted or replaced since readdir
-    out.push({ path: childRel, size: st.size, mtime: st.mtimeMs });
+    if (!st?.isFile()) continue; // deleted or replaced since the listing
+    out.push({ path: f.path, key: f.key, size: st.size, mtime: st.mtimeMs, ino: st.ino });
+  }
+  for (const folder of listed.folders) {
+    let child: OpenedDir;
+    try {
+      child = dir.openDir(folder.slice(folder.lastIndexOf('/') + 1));
+    } catch (error) {
+      if (!isToolError(error)) throw error;
+      // swapped for a link or removed since the listing: not entered
+      if (stats && (error.code === 'PATH_SYMLINK' || error.code === 'PATH_CHANGED')) stats.links++;
+      continue;
+    }
+    try {
+      walkOne(source, child, out, stats, seen, now);
+    } finally {
+      child.close();
+    }
   }
 }

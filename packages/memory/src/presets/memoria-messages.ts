@@ -10,7 +10,7 @@ import {
   MAX_QUERY_CHARS,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_OFFSET,
-} from '../store.js';
+} from '../limits.js';
 
 /** The memoria names of the native memory parameters and tools. */
 export const MEMORIA_NAMES: Readonly<Record<string, string>> = {

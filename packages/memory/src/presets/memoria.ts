@@ -12,7 +12,7 @@ import {
   MAX_QUERY_CHARS,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_OFFSET,
-} from '../store.js';
+} from '../limits.js';
 import { memoryListSourcesTool } from '../tools/list-sources.js';
 import { memoryReadFragmentTool } from '../tools/read-fragment.js';
 import { memoryReindexTool } from '../tools/reindex.js';

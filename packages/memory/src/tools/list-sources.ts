@@ -1,5 +1,6 @@
 import { defineTool } from '@lectern/core';
 import { z } from 'zod';
+import { spelled, TOOL_NAMES } from '../lib/errors.js';
 import { sourcesOutputSchema } from '../lib/schemas.js';
 import type { MemoryStore } from '../types.js';
 
@@ -28,6 +29,6 @@ export function memoryListSourcesTool(store: MemoryStore) {
       idempotentHint: true,
       openWorldHint: false,
     },
-    handler: () => store.listSources(),
+    handler: () => spelled(TOOL_NAMES, () => store.listSources()),
   });
 }

@@ -1,7 +1,8 @@
 import { defineTool } from '@lectern/core';
 import { z } from 'zod';
+import { spelled, TOOL_NAMES } from '../lib/errors.js';
 import { fragmentOutputSchema } from '../lib/schemas.js';
-import { MAX_FRAGMENT_LINES } from '../store.js';
+import { MAX_FRAGMENT_LINES } from '../limits.js';
 import type { MemoryStore } from '../types.js';
 
 /** Native name of the read-fragment tool. */
@@ -55,10 +56,12 @@ export function memoryReadFragmentTool(store: MemoryStore) {
       openWorldHint: false,
     },
     handler: (input) =>
-      store.readFragment({
-        path: input.path,
-        startLine: input.start_line,
-        endLine: input.end_line,
-      }),
+      spelled(TOOL_NAMES, () =>
+        store.readFragment({
+          path: input.path,
+          startLine: input.start_line,
+          endLine: input.end_line,
+        }),
+      ),
   });
 }

@@ -1,5 +1,6 @@
 import { defineTool } from '@lectern/core';
 import { z } from 'zod';
+import { spelled, TOOL_NAMES } from '../lib/errors.js';
 import { reindexOutputSchema } from '../lib/schemas.js';
 import type { MemoryStore } from '../types.js';
 
@@ -37,10 +38,12 @@ export function memoryReindexTool(store: MemoryStore) {
       openWorldHint: false,
     },
     handler: (input, ctx) =>
-      store.reindex({
-        full: input.full,
-        signal: ctx.signal,
-        onProgress: (done, total, message) => ctx.progress(done, total, message),
-      }),
+      spelled(TOOL_NAMES, () =>
+        store.reindex({
+          full: input.full,
+          signal: ctx.signal,
+          onProgress: (done, total, message) => ctx.progress(done, total, message),
+        }),
+      ),
   });
 }

@@ -1,12 +1,13 @@
 import { defineTool } from '@lectern/core';
 import { z } from 'zod';
+import { spelled, TOOL_NAMES } from '../lib/errors.js';
 import { searchOutputSchema } from '../lib/schemas.js';
 import {
   DEFAULT_SEARCH_LIMIT,
   MAX_QUERY_CHARS,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_OFFSET,
-} from '../store.js';
+} from '../limits.js';
 import type { MemoryStore } from '../types.js';
 
 /** Native name of the search tool. */
@@ -80,13 +81,15 @@ export function memorySearchTool(store: MemoryStore) {
       openWorldHint: false,
     },
     handler: (input) =>
-      store.search({
-        query: input.query,
-        source: input.source,
-        pathGlob: input.path_glob,
-        limit: input.limit,
-        offset: input.offset,
-        raw: input.raw,
-      }),
+      spelled(TOOL_NAMES, () =>
+        store.search({
+          query: input.query,
+          source: input.source,
+          pathGlob: input.path_glob,
+          limit: input.limit,
+          offset: input.offset,
+          raw: input.raw,
+        }),
+      ),
   });
 }

@@ -12,15 +12,13 @@ import {
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { STATE_DIR_NAME, ToolError } from '@lectern/core';
 import Database from 'better-sqlite3';
+import { HEADING_WEIGHT } from './sql.js';
 
 /** A better-sqlite3 connection. */
 export type Db = Database.Database;
 
 /** Bumped when the schema changes; an index with another version is rebuilt. */
-export const SCHEMA_VERSION = 1;
-
-/** BM25 weight of the heading path column (the body weighs 1). */
-export const HEADING_WEIGHT = 4.0;
+export const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -38,19 +36,21 @@ CREATE TABLE IF NOT EXISTS files (
   path TEXT NOT NULL,
   size INTEGER NOT NULL,
   mtime REAL NOT NULL,
+  ino INTEGER NOT NULL DEFAULT 0,
   sha256 TEXT NOT NULL,
   indexed_at TEXT NOT NULL,
   racy INTEGER NOT NULL DEFAULT 0,
+  lang TEXT NOT NULL,
   UNIQUE (source, path)
 );
-CREATE INDEX IF NOT EXISTS files_sha256 ON files (sha256);
 CREATE TABLE IF NOT EXISTS chunks (
   id INTEGER PRIMARY KEY,
   file INTEGER NOT NULL REFERENCES files (id),
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
-  heading_path TEXT NOT NULL,
-  text TEXT NOT NULL
+  start_byte INTEGER NOT NULL,
+  end_byte INTEGER NOT NULL,
+  heading_path TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_file ON chunks (file);
 CREATE TABLE IF NOT EXISTS problems (
@@ -62,21 +62,25 @@ CREATE TABLE IF NOT EXISTS problems (
   message TEXT NOT NULL,
   PRIMARY KEY (source, path)
 );
-CREATE VIEW IF NOT EXISTS chunk_content AS
-  SELECT id, heading_path, text AS body FROM chunks;
+CREATE TABLE IF NOT EXISTS terms (
+  lang TEXT NOT NULL,
+  stem TEXT NOT NULL,
+  term TEXT NOT NULL,
+  PRIMARY KEY (lang, stem, term)
+) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
   heading_path,
   body,
-  content = 'chunk_content',
-  content_rowid = 'id',
-  tokenize = 'unicode61 remove_diacritics 2',
-  prefix = '2 3'
+  content = '',
+  contentless_delete = 1,
+  tokenize = 'unicode61 remove_diacritics 2'
 );
 `;
 
 const DROP = `
 DROP TABLE IF EXISTS chunks_fts;
 DROP VIEW IF EXISTS chunk_content;
+DROP TABLE IF EXISTS terms;
 DROP TABLE IF EXISTS problems;
 DROP TABLE IF EXISTS chunks;
 DROP TABLE IF EXISTS files;
@@ -152,7 +156,7 @@ function ensureSchema(db: Db, warnings: string[]): void {
   db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(
     String(SCHEMA_VERSION),
   );
-  // Ranking: BM25 with the heading path weighing four times the body.
+  // Raw queries that order by rank get the same BM25 weights as every other search.
   db.exec(
     `INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('rank', 'bm25(${HEADING_WEIGHT}, 1.0)')`,
   );

@@ -1,0 +1,734 @@
+import { join, resolve } from 'node:path';
+import { ToolError } from '@lectern/core';
+import type Database from 'better-sqlite3';
+import { MemoryError } from '../../lib/errors.js';
+import { type Language, STEMMED_LANGUAGES } from '../../lib/language.js';
+import {
+  foldWord,
+  pruneCommonTerms,
+  type QueryTerm,
+  termsToFts,
+  termToFts,
+  WORD,
+} from '../../lib/query.js';
+import { stemWord } from '../../lib/stem.js';
+import type { SearchMatch } from '../../types.js';
+import {
+  type BackendContext,
+  type BackendFactory,
+  type ChunkRecord,
+  type FileIdentity,
+  type FileLookup,
+  type FileRecord,
+  type FinishSummary,
+  type IndexStatus,
+  type IndexWriter,
+  type MemoryBackend,
+  RawQueryError,
+  type SearchHit,
+  type SearchPage,
+  type SearchRequest,
+  type StoredFile,
+  type StoredProblem,
+  type UpdateOptions,
+} from '../types.js';
+import { checkDbPath, type Db, isCorruptionError, openDatabase } from './schema.js';
+import { existsSql, rankSql, SQL } from './sql.js';
+
+/** Options of {@link sqliteBackend}. */
+export interface SqliteBackendOptions {
+  /** Database file; default `<first source>/.lectern/memory.db`. */
+  path?: string;
+}
+
+/**
+ * The embedded SQLite backend (the default): one database file in WAL mode with two
+ * connections, a reader for searches and a writer for reindexes, so searches keep reading the
+ * last committed index while a reindex runs, in this process or another.
+ */
+export function sqliteBackend(options: SqliteBackendOptions = {}): BackendFactory {
+  return (context) => {
+    const first = context.sources[0];
+    const path = resolve(
+      options.path ?? context.dbPath ?? join(first?.root ?? '.', '.lectern', 'memory.db'),
+    );
+    // A database among the notes would be moved aside as damaged and replaced: refuse it first.
+    checkDbPath(
+      path,
+      context.sources.map((s) => s.root),
+    );
+    return new SqliteBackend(path, context);
+  };
+}
+
+/** Most other forms of one word added to a query. */
+const MAX_FORMS = 16;
+/** Past this many files written in one reindex, word forms come from the index vocabulary. */
+const BULK_FILES = 200;
+
+const key = (source: string, path: string) => `${source}/${path}`;
+
+type Statement = Database.Statement;
+
+/** What the writer connection knows about the committed index, valid for one data_version. */
+interface WriterCache {
+  version: number;
+  files: Map<string, StoredFile>;
+  byId: Map<number, StoredFile>;
+  /** `<lang>\0<term>` pairs already in `terms`; loaded on first need. */
+  terms: Set<string> | undefined;
+}
+
+function cancelled(): MemoryError {
+  return new MemoryError('CANCELLED', 'the reindex was cancelled; the index is unchanged.');
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+class SqliteBackend implements MemoryBackend {
+  readonly location: string;
+  private readonly reader: Db;
+  private readonly writer: Db;
+  private readonly defaultLanguage: Language;
+  private notes: string[];
+  private closed = false;
+  private cache: WriterCache | undefined;
+  private readonly statements = new Map<Db, Map<string, Statement>>();
+
+  constructor(path: string, context: BackendContext) {
+    this.location = path;
+    this.defaultLanguage = context.language;
+    const opened = openDatabase(path);
+    this.reader = opened.reader;
+    this.writer = opened.writer;
+    // A reindex waits for another process's writer with its own async retry loop.
+    this.writer.pragma('busy_timeout = 0');
+    this.notes = opened.warnings;
+  }
+
+  /** A prepared statement, compiled once per connection. */
+  private stmt(db: Db, sql: string): Statement {
+    let map = this.statements.get(db);
+    if (!map) {
+      map = new Map();
+      this.statements.set(db, map);
+    }
+    let s = map.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      map.set(sql, s);
+    }
+    return s;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new MemoryError('STORE_CLOSED', 'the memory store has been closed.');
+  }
+
+  private mapDbError(error: unknown): unknown {
+    if (isCorruptionError(error)) {
+      return new ToolError(
+        'INDEX_CORRUPT',
+        `the memory database ${this.location} is damaged (${(error as Error).message}). Restart the server (a damaged database is detected and rebuilt on start), or delete the file.`,
+      );
+    }
+    return error;
+  }
+
+  /** Runs a read-only function inside one read transaction (one consistent snapshot). */
+  private snapshot<T>(fn: () => T): T {
+    this.assertOpen();
+    try {
+      return this.reader.transaction(fn).deferred();
+    } catch (error) {
+      throw this.mapDbError(error);
+    }
+  }
+
+  warnings(): readonly string[] {
+    return this.notes;
+  }
+
+  clearWarnings(): void {
+    this.notes = [];
+  }
+
+  async isBuilt(): Promise<boolean> {
+    return this.snapshot(() => this.stmt(this.reader, SQL.isBuilt).get() !== undefined);
+  }
+
+  // ---------------------------------------------------------------- search
+
+  async search(request: SearchRequest): Promise<SearchPage> {
+    return this.snapshot(() => this.searchLocked(request));
+  }
+
+  private searchLocked(request: SearchRequest): SearchPage {
+    const r = this.reader;
+    const params: Record<string, unknown> = {};
+    const filters = { source: request.source !== undefined, files: false };
+    if (request.source !== undefined) params.source = request.source;
+    if (request.pathFilter) {
+      const rows = (
+        request.source === undefined
+          ? this.stmt(r, SQL.filesForFilter).raw(true).all()
+          : this.stmt(r, SQL.filesForFilterOfSource).raw(true).all(request.source)
+      ) as Array<[number, string, string]>;
+      const keep = request.pathFilter;
+      params.files = JSON.stringify(rows.filter(([, s, p]) => keep(s, p)).map(([id]) => id));
+      filters.files = true;
+    }
+    const need = request.offset + request.limit + 1;
+    const rankStmt = this.stmt(r, rankSql(filters));
+    const rank = (q: string, limit: number) =>
+      (rankStmt.all({ ...params, q, limit }) as Array<{ id: number; score: number }>).map(
+        (row) => ({ id: row.id, score: -row.score }),
+      );
+
+    let match: SearchMatch;
+    let expression: string;
+    let rows: Array<{ id: number; score: number }>;
+    const used = new Set<string>();
+    if (request.query.kind === 'raw') {
+      match = 'raw';
+      expression = request.query.text;
+      try {
+        rows = rank(expression, need);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_ERROR') {
+          throw new RawQueryError((error as Error).message);
+        }
+        throw error;
+      }
+    } else {
+      let terms = request.query.terms;
+      let forms = this.wordForms(terms);
+      match = 'all';
+      expression = termsToFts(terms, 'all');
+      let wide = withForms(terms, forms, 'all');
+      rows = rank(expression, need);
+      if (
+        rows.length === 0 &&
+        terms.length > 1 &&
+        !(wide && this.stmt(r, existsSql(filters)).get({ ...params, q: wide }))
+      ) {
+        match = 'any';
+        const kept = this.pruneCommon(terms);
+        if (kept) {
+          forms = kept.map((t) => forms[terms.indexOf(t)]!);
+          terms = kept;
+        }
+        expression = termsToFts(terms, 'any');
+        wide = withForms(terms, forms, 'any');
+        rows = rank(expression, need);
+      }
+      if (wide && rows.length < need) {
+        // Second tier: chunks matched only through other forms of the words, ranked below
+        // every exact match (their scores are scaled under the lowest exact score).
+        const second = rank(`(${wide}) NOT (${expression})`, need - rows.length);
+        const floor = rows.at(-1)?.score;
+        const top = second[0]?.score;
+        if (floor !== undefined && top !== undefined && top >= floor) {
+          const factor = (floor / top) * 0.99;
+          for (const row of second) row.score *= factor;
+        }
+        if (second.length > 0) for (const f of forms) for (const w of f) used.add(w);
+        rows = rows.concat(second);
+      }
+    }
+    const page = rows.slice(request.offset, request.offset + request.limit);
+    const details = new Map<number, Record<string, unknown>>();
+    if (page.length > 0) {
+      const info = this.stmt(r, SQL.hitDetails).all(JSON.stringify(page.map((p) => p.id)));
+      for (const row of info as Array<Record<string, unknown> & { id: number }>) {
+        details.set(row.id, row);
+      }
+    }
+    const hits: SearchHit[] = [];
+    for (const p of page) {
+      const d = details.get(p.id);
+      if (!d) continue;
+      hits.push({
+        source: d.source as string,
+        path: d.path as string,
+        startLine: d.start_line as number,
+        endLine: d.end_line as number,
+        startByte: d.start_byte as number,
+        endByte: d.end_byte as number,
+        headingPath: d.heading_path as string,
+        score: p.score,
+        version: d.sha256 as string,
+        size: d.size as number,
+        mtime: d.mtime as number,
+      });
+    }
+    return {
+      match,
+      expression,
+      hits,
+      more: rows.length > request.offset + request.limit,
+      forms: [...used],
+    };
+  }
+
+  /**
+   * Other indexed forms of each single-word, non-prefix term: words that share its Snowball
+   * stem in a language some indexed note is written in.
+   */
+  private wordForms(terms: readonly QueryTerm[]): string[][] {
+    const stored = this.stmt(this.reader, SQL.getMeta).pluck().get('languages') as
+      | string
+      | undefined;
+    const languages = (stored ? (JSON.parse(stored) as Language[]) : []).filter((l) =>
+      STEMMED_LANGUAGES.includes(l as Exclude<Language, 'simple'>),
+    );
+    const formsOf = this.stmt(this.reader, SQL.formsOf).pluck();
+    return terms.map((t) => {
+      if (languages.length === 0 || t.prefix || t.words.length !== 1) return [];
+      const word = foldWord(t.words[0]!);
+      const out = new Set<string>();
+      for (const lang of languages) {
+        for (const form of formsOf.all(lang, stemWord(word, lang)) as string[]) {
+          if (form !== word) out.add(form);
+        }
+      }
+      return [...out].sort().slice(0, MAX_FORMS);
+    });
+  }
+
+  /** See `pruneCommonTerms`: the any-term query without words found in most chunks. */
+  private pruneCommon(terms: readonly QueryTerm[]): QueryTerm[] | undefined {
+    const chunks = Number(this.stmt(this.reader, SQL.chunkCount).pluck().get() ?? 0);
+    const df = this.stmt(this.reader, SQL.documentFrequency).pluck();
+    // Prefixes and phrases: unknown frequency, always kept.
+    const freq = terms.map((t) =>
+      t.prefix || t.words.length !== 1
+        ? -1
+        : ((df.get(foldWord(t.words[0]!)) as number | undefined) ?? 0),
+    );
+    return pruneCommonTerms(terms, freq, chunks);
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  async lookup(source: string, path: string): Promise<FileLookup> {
+    return this.snapshot(() => {
+      const row = this.stmt(this.reader, SQL.fileByPath).get(source, path) as
+        | (Omit<StoredFile, 'racy'> & { racy: number })
+        | undefined;
+      if (row) return { kind: 'file', file: { ...row, racy: row.racy !== 0 } };
+      const problem = this.stmt(this.reader, SQL.problemByPath).get(source, path) as
+        | StoredProblem
+        | undefined;
+      return problem ? { kind: 'problem', problem } : { kind: 'none' };
+    });
+  }
+
+  async paths(source: string): Promise<string[]> {
+    return this.snapshot(
+      () => this.stmt(this.reader, SQL.pathsOfSource).pluck().all(source) as string[],
+    );
+  }
+
+  async status(): Promise<IndexStatus> {
+    return this.snapshot(() => {
+      const r = this.reader;
+      return {
+        built: this.stmt(r, SQL.isBuilt).get() !== undefined,
+        files: this.stmt(r, SQL.fileStatus).all() as IndexStatus['files'],
+        chunks: new Map(
+          (this.stmt(r, SQL.chunksPerSource).all() as Array<{ source: string; n: number }>).map(
+            (c) => [c.source, c.n],
+          ),
+        ),
+        problems: this.stmt(r, SQL.problemStatus).all() as IndexStatus['problems'],
+        sources: (
+          this.stmt(r, SQL.sources).all() as Array<{
+            id: string;
+            root: string;
+            indexed_at: string | null;
+          }>
+        ).map((s) => ({ id: s.id, root: s.root, indexedAt: s.indexed_at })),
+      };
+    });
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** BEGIN IMMEDIATE on the writer, retrying without blocking while another process writes. */
+  private async begin(options: UpdateOptions): Promise<void> {
+    const deadline = Date.now() + options.busyTimeoutMs;
+    let wait = 10;
+    for (;;) {
+      try {
+        this.writer.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? '';
+        if (!code.startsWith('SQLITE_BUSY') && !code.startsWith('SQLITE_LOCKED')) {
+          throw this.mapDbError(error);
+        }
+        if (Date.now() >= deadline) {
+          throw new MemoryError(
+            'INDEX_BUSY',
+            `another process has been updating the memory index for over ${Math.round(options.busyTimeoutMs / 1000)} s; try again when it finishes.`,
+          );
+        }
+        if (options.signal?.aborted) throw cancelled();
+        await sleep(wait);
+        wait = Math.min(wait * 2, 200);
+        this.assertOpen();
+      }
+    }
+  }
+
+  /** The writer's view of the committed files, reloaded when another connection committed. */
+  private writerCache(): WriterCache {
+    const version = this.stmt(this.writer, SQL.dataVersion).pluck().get() as number;
+    if (this.cache?.version === version) return this.cache;
+    const files = new Map<string, StoredFile>();
+    const byId = new Map<number, StoredFile>();
+    for (const [id, source, path, size, mtime, ino, sha256, racy] of this.stmt(
+      this.writer,
+      SQL.allFiles,
+    )
+      .raw(true)
+      .all() as Array<[number, string, string, number, number, number, string, number]>) {
+      const f: StoredFile = { id, source, path, size, mtime, ino, sha256, racy: racy !== 0 };
+      files.set(key(source, path), f);
+      byId.set(id, f);
+    }
+    this.cache = { version, files, byId, terms: undefined };
+    return this.cache;
+  }
+
+  async update<T>(work: (writer: IndexWriter) => Promise<T>, options: UpdateOptions): Promise<T> {
+    this.assertOpen();
+    if (options.signal?.aborted) throw cancelled();
+    await this.begin(options);
+    const w = this.writer;
+    try {
+      const cache = this.writerCache();
+      const writer = new SqliteWriter(this, cache);
+      const result = await work(writer);
+      if (options.signal?.aborted) throw cancelled();
+      w.exec('COMMIT');
+      writer.committed();
+      return result;
+    } catch (error) {
+      if (w.open && w.inTransaction) w.exec('ROLLBACK');
+      throw this.mapDbError(error);
+    }
+  }
+
+  /** @internal For {@link SqliteWriter}. */
+  writerStmt(sql: string): Statement {
+    return this.stmt(this.writer, sql);
+  }
+
+  /** @internal For {@link SqliteWriter}. */
+  get writerDb(): Db {
+    return this.writer;
+  }
+
+  /** @internal The language of notes that declare none. */
+  get language(): Language {
+    return this.defaultLanguage;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.statements.clear();
+    this.reader.close();
+    this.writer.close();
+  }
+}
+
+/** FTS5 syntax for terms where a term with other forms matches any of them. */
+function withForms(
+  terms: readonly QueryTerm[],
+  forms: readonly string[][],
+  mode: 'all' | 'any',
+): string | undefined {
+  if (!forms.some((f) => f.length > 0)) return undefined;
+  return terms
+    .map((t, i) => {
+      const f = forms[i]!;
+      if (f.length === 0) return termToFts(t);
+      return `(${[termToFts(t), ...f.map((w) => termToFts({ words: [w], prefix: false }))].join(' OR ')})`;
+    })
+    .join(mode === 'all' ? ' AND ' : ' OR ');
+}
+
+/** One reindex transaction: SQL now, the writer cache updated once the transaction commits. */
+class SqliteWriter implements IndexWriter {
+  private readonly log: Array<(cache: WriterCache) => void> = [];
+  private written = 0;
+  private bulk = false;
+  private cleared = false;
+  /** Languages of the files written in this transaction. */
+  private readonly languages = new Set<Language>();
+  /** `<lang>\0<term>` pairs added to `terms` in this transaction. */
+  private readonly newTerms = new Set<string>();
+  /** Chunks and files added minus removed in this transaction. */
+  private chunkDelta = 0;
+  private fileDelta = 0;
+
+  constructor(
+    private readonly backend: SqliteBackend,
+    private readonly cache: WriterCache,
+  ) {}
+
+  private s(sql: string): Statement {
+    return this.backend.writerStmt(sql);
+  }
+
+  /** Applies this transaction's changes to the cache (after COMMIT). */
+  committed(): void {
+    for (const apply of this.log) apply(this.cache);
+    if (this.cleared) this.cache.terms = new Set(this.newTerms);
+    else if (this.cache.terms) for (const t of this.newTerms) this.cache.terms.add(t);
+  }
+
+  async recordedSources(): Promise<Array<{ id: string; root: string }>> {
+    return this.s(SQL.sources).all() as Array<{ id: string; root: string }>;
+  }
+
+  async dropSource(id: string): Promise<number> {
+    let n = 0;
+    for (const fileId of this.s(SQL.filesOfSource).pluck().all(id) as number[]) {
+      await this.removeFile(fileId);
+      n++;
+    }
+    this.s(SQL.deleteProblemsOfSource).run(id);
+    this.s(SQL.deleteSource).run(id);
+    return n;
+  }
+
+  async files(): Promise<ReadonlyMap<string, StoredFile>> {
+    return this.cache.files;
+  }
+
+  async problems(): Promise<ReadonlyMap<string, StoredProblem>> {
+    const out = new Map<string, StoredProblem>();
+    for (const p of this.s(SQL.problems).all() as StoredProblem[])
+      out.set(key(p.source, p.path), p);
+    return out;
+  }
+
+  async clear(): Promise<void> {
+    this.backend.writerDb.exec(SQL.ftsDeleteAll);
+    this.backend.writerDb.exec(SQL.clear);
+    this.cleared = true;
+    this.newTerms.clear();
+    this.chunkDelta = 0;
+    this.fileDelta = 0;
+    this.log.push((c) => {
+      c.files.clear();
+      c.byId.clear();
+    });
+  }
+
+  private insertChunks(fileId: number, file: FileRecord, chunks: readonly ChunkRecord[]): void {
+    const insertChunk = this.s(SQL.insertChunk);
+    const insertFts = this.s(SQL.ftsInsert);
+    for (const c of chunks) {
+      const id = insertChunk.run(
+        fileId,
+        c.startLine,
+        c.endLine,
+        c.startByte,
+        c.endByte,
+        c.headingPath,
+      ).lastInsertRowid;
+      insertFts.run(id, c.headingPath, c.text);
+    }
+    this.chunkDelta += chunks.length;
+    this.recordTerms(file, chunks);
+  }
+
+  private deleteChunks(fileId: number): void {
+    const ftsDelete = this.s(SQL.ftsDelete);
+    const ids = this.s(SQL.chunkIdsOfFile).pluck().all(fileId) as number[];
+    for (const id of ids) ftsDelete.run(id);
+    this.s(SQL.deleteChunksOfFile).run(fileId);
+    this.chunkDelta -= ids.length;
+  }
+
+  /**
+   * Records the words of a file in `terms` under its language, so a search can find their
+   * other forms. Past {@link BULK_FILES} files in one reindex, notes in the default language
+   * are left to `finish`, which takes their words from the index vocabulary in one pass.
+   */
+  private recordTerms(file: FileRecord, chunks: readonly ChunkRecord[]): void {
+    this.languages.add(file.language);
+    if (file.language === 'simple') return;
+    const isDefault = file.language === this.backend.language;
+    if (isDefault && ++this.written > BULK_FILES) this.bulk = true;
+    if (isDefault && this.bulk) return;
+    const words = new Set<string>();
+    for (const c of chunks) {
+      for (const w of c.headingPath.toLowerCase().match(WORD) ?? []) words.add(w);
+      for (const w of c.text.toLowerCase().match(WORD) ?? []) words.add(w);
+    }
+    this.insertTerms(file.language, words);
+  }
+
+  /** The `terms` pairs committed before this transaction (empty after `clear`). */
+  private committedTerms(): ReadonlySet<string> {
+    if (this.cleared) return EMPTY;
+    if (!this.cache.terms) {
+      const known = new Set<string>();
+      for (const [lang, term] of this.s(SQL.allTerms).raw(true).all() as Array<[string, string]>) {
+        known.add(`${lang}\u0000${term}`);
+      }
+      this.cache.terms = known;
+    }
+    return this.cache.terms;
+  }
+
+  private insertTerms(language: Language, words: Iterable<string>): void {
+    const committed = this.committedTerms();
+    const insert = this.s(SQL.insertTerm);
+    for (const raw of words) {
+      // Lower-case ASCII is already folded; anything else is folded like the index folds it.
+      const term = /^[\x00-\x7f]*$/.test(raw) ? raw : foldWord(raw);
+      const k = `${language}\u0000${term}`;
+      if (committed.has(k) || this.newTerms.has(k)) continue;
+      this.newTerms.add(k);
+      insert.run(language, stemWord(term, language), term);
+    }
+  }
+
+  private stored(id: number, file: FileIdentity): StoredFile {
+    return {
+      id,
+      source: file.source,
+      path: file.path,
+      size: file.size,
+      mtime: file.mtime,
+      ino: file.ino,
+      sha256: file.sha256,
+      racy: file.racy,
+    };
+  }
+
+  private fileRow(file: FileRecord): unknown[] {
+    return [
+      file.source,
+      file.path,
+      file.size,
+      file.mtime,
+      file.ino,
+      file.sha256,
+      file.indexedAt,
+      file.racy ? 1 : 0,
+      file.language,
+    ];
+  }
+
+  async addFile(file: FileRecord, chunks: readonly ChunkRecord[]): Promise<number> {
+    const id = Number(this.s(SQL.insertFile).run(...this.fileRow(file)).lastInsertRowid);
+    this.fileDelta++;
+    this.insertChunks(id, file, chunks);
+    const row = this.stored(id, file);
+    this.log.push((c) => {
+      c.files.set(key(row.source, row.path), row);
+      c.byId.set(id, row);
+    });
+    return id;
+  }
+
+  async replaceFile(id: number, file: FileRecord, chunks: readonly ChunkRecord[]): Promise<void> {
+    this.s(SQL.updateFile).run(...this.fileRow(file), id);
+    this.deleteChunks(id);
+    this.insertChunks(id, file, chunks);
+    this.logRow(id, file);
+  }
+
+  async touchFile(id: number, file: FileIdentity): Promise<void> {
+    this.s(SQL.touchFile).run(
+      file.source,
+      file.path,
+      file.size,
+      file.mtime,
+      file.ino,
+      file.sha256,
+      file.indexedAt,
+      file.racy ? 1 : 0,
+      id,
+    );
+    this.logRow(id, file);
+  }
+
+  private logRow(id: number, file: FileIdentity): void {
+    const row = this.stored(id, file);
+    this.log.push((c) => {
+      const old = c.byId.get(id);
+      if (old) c.files.delete(key(old.source, old.path));
+      c.files.set(key(row.source, row.path), row);
+      c.byId.set(id, row);
+    });
+  }
+
+  async removeFile(id: number): Promise<void> {
+    this.deleteChunks(id);
+    this.s(SQL.deleteFile).run(id);
+    this.fileDelta--;
+    this.log.push((c) => {
+      const old = c.byId.get(id);
+      if (old) c.files.delete(key(old.source, old.path));
+      c.byId.delete(id);
+    });
+  }
+
+  async setProblem(p: StoredProblem): Promise<void> {
+    this.s(SQL.upsertProblem).run(p.source, p.path, p.size, p.mtime, p.code, p.message);
+  }
+
+  async clearProblem(source: string, path: string): Promise<void> {
+    this.s(SQL.deleteProblem).run(source, path);
+  }
+
+  async builtLanguage(): Promise<Language | undefined> {
+    if (this.s(SQL.isBuilt).get() === undefined) return undefined;
+    return (this.s(SQL.getMeta).pluck().get('language') as Language | undefined) ?? 'simple';
+  }
+
+  async finish(summary: FinishSummary): Promise<{ files: number; chunks: number }> {
+    const db = this.backend.writerDb;
+    if (this.bulk && summary.language !== 'simple') {
+      // Many notes were written: take their words from the index vocabulary in one pass.
+      db.exec(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.writer_vocab USING fts5vocab(main, 'chunks_fts', 'row')",
+      );
+      this.insertTerms(summary.language, this.s(SQL.writerVocabulary).pluck().all() as string[]);
+    }
+    const getMeta = this.s(SQL.getMeta).pluck();
+    const setMeta = this.s(SQL.setMeta);
+    const upsertSource = this.s(SQL.upsertSource);
+    for (const s of summary.sources) upsertSource.run(s.id, s.root, summary.indexedAt);
+    setMeta.run('built_at', summary.indexedAt);
+    setMeta.run('language', summary.language);
+    // Languages only ever join the list until a full reindex: a stale one costs a lookup.
+    const stored = this.cleared ? undefined : (getMeta.get('languages') as string | undefined);
+    const languages = new Set<Language>(stored ? (JSON.parse(stored) as Language[]) : []);
+    for (const l of this.languages) languages.add(l);
+    setMeta.run('languages', JSON.stringify([...languages].sort()));
+    // Totals from the counts before this transaction plus its changes, without a table scan.
+    const before = this.cleared ? '0' : (getMeta.get('chunk_count') as string | undefined);
+    const chunks =
+      before === undefined
+        ? (this.s(SQL.countChunks).pluck().get() as number)
+        : Number(before) + this.chunkDelta;
+    const files = (this.cleared ? 0 : this.cache.files.size) + this.fileDelta;
+    setMeta.run('chunk_count', String(chunks));
+    if (summary.full) db.exec(SQL.ftsOptimize);
+    return { files, chunks };
+  }
+}
+
+const EMPTY: ReadonlySet<string> = new Set();

@@ -1,0 +1,205 @@
+import { closeSync, readSync } from 'node:fs';
+import { openInRootSync } from '@lectern/core';
+import picomatch from 'picomatch';
+import { RawQueryError, type SearchHit } from './backend/types.js';
+import { fileKey, type StoreContext, sourceById } from './context.js';
+import { MemoryError } from './lib/errors.js';
+import { parseQuery, type QueryTerm, queryTerms } from './lib/query.js';
+import { type Highlight, highlightOf, makeSnippet } from './lib/snippet.js';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  MAX_QUERY_CHARS,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_OFFSET,
+} from './limits.js';
+import type { Citation, SearchOptions, SearchResult } from './types.js';
+
+/** Most bytes of one chunk read back for its snippet. */
+const SNIPPET_READ_BYTES = 64 * 1024;
+
+/** Words of a raw query that are operators or column names, never highlighted. */
+const RAW_SYNTAX = new Set(['and', 'or', 'not', 'near', 'heading_path', 'body']);
+
+const lenient = new TextDecoder('utf-8', { fatal: false });
+
+/** Checks search options before any work: every refusal names its parameter as data. */
+export function checkSearch(ctx: StoreContext, options: SearchOptions) {
+  const query = options.query;
+  if (typeof query !== 'string' || query.trim() === '') {
+    throw new MemoryError(
+      'EMPTY_QUERY',
+      '{param:query} is empty; give at least one word to search for.',
+      { param: 'query' },
+    );
+  }
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new MemoryError(
+      'QUERY_TOO_LONG',
+      `{param:query} is ${query.length} characters; at most ${MAX_QUERY_CHARS} are allowed.`,
+      { param: 'query' },
+    );
+  }
+  const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+    throw new MemoryError(
+      'INVALID_LIMIT',
+      `{param:limit} must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, got ${limit}.`,
+      { param: 'limit' },
+    );
+  }
+  const offset = options.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
+    throw new MemoryError(
+      'INVALID_OFFSET',
+      `{param:offset} must be a whole number from 0 to ${MAX_SEARCH_OFFSET}, got ${offset}.`,
+      { param: 'offset' },
+    );
+  }
+  if (options.source !== undefined) sourceById(ctx, options.source);
+  let pathFilter: ((source: string, path: string) => boolean) | undefined;
+  if (options.pathGlob !== undefined) {
+    const glob = options.pathGlob.trim();
+    if (glob === '') {
+      throw new MemoryError(
+        'INVALID_GLOB',
+        '{param:pathGlob} is empty; omit it or give a glob such as `projects/**/*.md`.',
+        { param: 'pathGlob' },
+      );
+    }
+    let m: (p: string) => boolean;
+    try {
+      m = picomatch(glob, { dot: false, nocase: false });
+    } catch (cause) {
+      throw new MemoryError(
+        'INVALID_GLOB',
+        `{param:pathGlob} ${JSON.stringify(glob)} is not a valid glob.`,
+        { param: 'pathGlob', cause },
+      );
+    }
+    pathFilter = (source, path) => m(path) || m(fileKey(source, path));
+  }
+  const raw = options.raw === true;
+  // Parse first, so a query without words fails before any indexing work.
+  const terms = raw ? [] : queryTerms(query);
+  return { query, limit, offset, raw, terms, pathFilter };
+}
+
+/** The words of a raw query worth highlighting (its operators and column names left out). */
+function rawTerms(text: string): QueryTerm[] {
+  return parseQuery(text).filter(
+    (t) => t.words.length > 1 || !RAW_SYNTAX.has(t.words[0]!.toLowerCase()),
+  );
+}
+
+/**
+ * Runs a checked search against the backend and turns its hits into citations: the stale
+ * flag and the snippet come from the file on disk, read once per cited file through the root
+ * guard (only the cited byte ranges).
+ */
+export async function runSearch(
+  ctx: StoreContext,
+  checked: ReturnType<typeof checkSearch>,
+  source: string | undefined,
+): Promise<Omit<SearchResult, 'warnings'>> {
+  let page: Awaited<ReturnType<typeof ctx.backend.search>>;
+  try {
+    page = await ctx.backend.search({
+      query: checked.raw
+        ? { kind: 'raw', text: checked.query }
+        : { kind: 'terms', terms: checked.terms },
+      source,
+      pathFilter: checked.pathFilter,
+      limit: checked.limit,
+      offset: checked.offset,
+    });
+  } catch (error) {
+    if (error instanceof RawQueryError) {
+      throw new MemoryError(
+        'INVALID_QUERY',
+        `{param:query} is not valid FTS5 syntax (${error.message}). Fix the expression, or call again without {param:raw} to search the words literally.`,
+        { param: 'query' },
+      );
+    }
+    throw error;
+  }
+  const highlight = highlightOf(checked.raw ? rawTerms(checked.query) : checked.terms, page.forms);
+  const byFile = new Map<string, SearchHit[]>();
+  for (const hit of page.hits) {
+    const k = fileKey(hit.source, hit.path);
+    const list = byFile.get(k);
+    if (list) list.push(hit);
+    else byFile.set(k, [hit]);
+  }
+  const seen = new Map<SearchHit, { snippet: string; stale: boolean }>();
+  for (const hits of byFile.values()) readBack(ctx, hits, highlight, seen);
+  const results: Citation[] = page.hits.map((hit) => {
+    const back = seen.get(hit) ?? { snippet: '', stale: true };
+    return {
+      path: fileKey(hit.source, hit.path),
+      source: hit.source,
+      start_line: hit.startLine,
+      end_line: hit.endLine,
+      heading_path: hit.headingPath,
+      snippet: back.snippet,
+      score: Number(hit.score.toPrecision(4)),
+      version: hit.version,
+      stale: back.stale,
+    };
+  });
+  return {
+    results,
+    match: page.match,
+    fts_query: page.expression,
+    next_offset: page.more ? checked.offset + checked.limit : null,
+  };
+}
+
+/**
+ * Reads the cited chunks of one file: stale when the file is no longer the regular file of the
+ * size and modification time indexed (or cannot be opened through the root guard); the snippet
+ * comes from the chunk's bytes (empty when the file cannot be read).
+ */
+function readBack(
+  ctx: StoreContext,
+  hits: readonly SearchHit[],
+  highlight: Highlight,
+  out: Map<SearchHit, { snippet: string; stale: boolean }>,
+): void {
+  const first = hits[0]!;
+  const source = ctx.byId.get(first.source);
+  let opened: ReturnType<typeof openInRootSync> | undefined;
+  try {
+    if (source)
+      opened = openInRootSync(source.root, first.path, { maxBytes: ctx.limits.maxFileBytes });
+  } catch {
+    opened = undefined;
+  }
+  if (!opened) {
+    for (const h of hits) out.set(h, { snippet: '', stale: true });
+    return;
+  }
+  try {
+    const st = opened.stat;
+    const stale = !st.isFile() || st.size !== first.size || st.mtimeMs !== first.mtime;
+    for (const h of hits) {
+      let snippet = '';
+      const length = Math.max(0, Math.min(h.endByte - h.startByte, SNIPPET_READ_BYTES));
+      if (length > 0 && h.startByte < st.size) {
+        const buf = Buffer.allocUnsafe(length);
+        let got = 0;
+        while (got < length) {
+          const n = readSync(opened.fd, buf, got, length - got, h.startByte + got);
+          if (n === 0) break;
+          got += n;
+        }
+        const text = lenient.decode(buf.subarray(0, got)).replace(/\r\n/g, '\n').replace(/\n$/, '');
+        snippet = makeSnippet(text, highlight);
+      }
+      out.set(h, { snippet, stale });
+    }
+  } catch {
+    for (const h of hits) if (!out.has(h)) out.set(h, { snippet: '', stale: true });
+  } finally {
+    closeSync(opened.fd);
+  }
+}
