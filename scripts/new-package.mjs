@@ -40,7 +40,7 @@ const pkg = {
     directory: dir,
   },
   scripts: {
-    build: 'tsc -p tsconfig.build.json',
+    build: 'node ../../scripts/clean-dist.mjs && tsc -p tsconfig.build.json',
     typecheck: 'tsc -p tsconfig.json --noEmit',
     test: 'vitest run',
   },
