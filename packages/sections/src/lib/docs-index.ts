@@ -13,7 +13,7 @@ import {
   suggest,
   ToolError,
 } from '@lectern/core';
-import { buildDocument, type DocModel, type ParserUsed, type Section } from './document.js';
+import { buildDocument, type DocModel, type ParserUsed, type Section } from '@lectern/markdown';
 import { buildSearchData, type DocSearchData } from './search.js';
 
 /** Default size cap of one document: 10 MiB. */

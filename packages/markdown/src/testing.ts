@@ -1,0 +1,1 @@
+export { createRng, realisticDocument, tortureDocument } from './lib/corpus.js';
