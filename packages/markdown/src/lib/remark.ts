@@ -1,10 +1,11 @@
-import type { Heading, Root } from 'mdast';
+import type { Heading, Nodes, Root } from 'mdast';
 import { toString as mdastToString } from 'mdast-util-to-string';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import type { OutlineScan, RawHeading } from './headings.js';
+import type { BlockRange, OutlineScan, RawHeading } from './headings.js';
+import { computeLineStarts } from './lines.js';
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
 
@@ -23,9 +24,52 @@ function toRaw(node: Heading): RawHeading {
 }
 
 /**
+ * Code blocks and tables at any depth of `tree` (parsed from `source`), in document order,
+ * each ending at its last non-blank line, with lines moved by `shift`. Iterative, so a deep
+ * tree cannot overflow the stack.
+ */
+export function blocksOf(tree: Root, source: string, shift = 0): BlockRange[] {
+  const out: BlockRange[] = [];
+  const starts = computeLineStarts(source);
+  const blank = (line: number) => {
+    const from = starts[line - 1];
+    if (from === undefined) return true;
+    const to = starts[line] ?? source.length;
+    return /^[ \t\r\n]*$/.test(source.slice(from, to));
+  };
+  const stack: Nodes[] = [tree];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if ((node.type === 'code' || node.type === 'table') && node.position) {
+      const first = node.position.start.line;
+      const { end } = node.position;
+      let last = end.line;
+      // a block closed by the end of its container ends after that container's markers on
+      // the next line (or at the start of the next line): that line holds none of its content
+      const from = starts[last - 1];
+      if (
+        last > first &&
+        from !== undefined &&
+        /^[ \t>]*$/.test(source.slice(from, from + end.column - 1))
+      ) {
+        last--;
+      }
+      while (last > first && blank(last)) last--;
+      out.push({ kind: node.type, startLine: first + shift, endLine: last + shift });
+      continue;
+    }
+    if ('children' in node) {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes);
+    }
+  }
+  return out;
+}
+
+/**
  * The reference outline: remark's top-level headings (direct children of the root; headings
- * nested in block quotes, list items or footnote definitions do not start sections) and the
- * YAML front matter's line range.
+ * nested in block quotes, list items or footnote definitions do not start sections), the YAML
+ * front matter's line range, and code blocks and tables at any depth. remark is slow (and
+ * overflows its stack) on some inputs: see {@link remarkAffordable} before calling it.
  */
 export function remarkOutline(text: string): OutlineScan {
   const tree = parseMdast(text);
@@ -37,7 +81,7 @@ export function remarkOutline(text: string): OutlineScan {
       frontMatter = { startLine: node.position.start.line, endLine: node.position.end.line };
     }
   }
-  return { headings, frontMatter };
+  return { headings, frontMatter, blocks: blocksOf(tree, text) };
 }
 
 /**
