@@ -1,3 +1,10 @@
+export {
+  REMARK_DOCUMENT_CHARS,
+  REMARK_HEADING_CHARS,
+  REMARK_TOTAL_CHARS,
+  REMARK_WINDOW_CHARS,
+  remarkAffordable,
+} from './lib/budget.js';
 export { type Chunk, chunkDocument } from './lib/chunk.js';
 export {
   buildDocument,
@@ -5,8 +12,10 @@ export {
   type DocModel,
   type Extract,
   extractLines,
+  headingSource,
   lineEndOffset,
   lineStartOffset,
+  type Outline,
   outlineOf,
   type ParserUsed,
   rootExtract,
@@ -16,6 +25,13 @@ export {
   slugsFor,
   trimBlankTail,
 } from './lib/document.js';
-export type { OutlineScan, RawHeading } from './lib/headings.js';
+export type { BlockRange, OutlineScan, RawHeading } from './lib/headings.js';
 export { remarkOutline } from './lib/remark.js';
-export { scanOutline } from './lib/scanner.js';
+export { MAX_NESTING, scanOutline } from './lib/scanner.js';
+export { type CodeLayout, codeSpans, inlineCodeSpans, inSpans, type Span } from './lib/spans.js';
+export {
+  findWikiLinks,
+  formatWikiLink,
+  parseWikiLinkBody,
+  type WikiLink,
+} from './lib/wikilinks.js';

@@ -10,7 +10,6 @@ describe('public API', () => {
         "LinkResolver",
         "WIKI_TOOL_NAMES",
         "displayText",
-        "parseLinkBody",
         "wikiTools",
       ]
     `);

@@ -6,10 +6,10 @@ import {
   REMARK_WINDOW_CHARS,
   remarkAffordable,
 } from './budget.js';
-import type { BlockRange, OutlineScan } from './headings.js';
+import type { BlockRange, OutlineScan, RawHeading } from './headings.js';
 import { computeLineStarts } from './lines.js';
 import { blocksOf, parseMdast, remarkOutline } from './remark.js';
-import { replaceNul, scanFrom } from './scanner.js';
+import { atxContent, replaceNul, scanFrom } from './scanner.js';
 
 export { computeLineStarts };
 
@@ -256,6 +256,34 @@ export function outlineOf(text: string, options: { forceRemark?: boolean } = {})
     parser: usedRemark ? 'mixed' : 'scanner',
     exact: !inexact,
   };
+}
+
+/**
+ * The inline Markdown of a top-level heading as written: an ATX heading's content without
+ * its `#` sequences, or a setext heading's lines without the underline, trimmed and joined
+ * with a space. `lineStarts` are the text's (see {@link computeLineStarts}).
+ */
+export function headingSource(
+  text: string,
+  lineStarts: readonly number[],
+  heading: Pick<RawHeading, 'line' | 'endLine'>,
+): string {
+  const lineOf = (l: number) => {
+    const from = lineStarts[l - 1] ?? text.length;
+    let to = lineStarts[l] ?? text.length;
+    while (to > from && (text.charCodeAt(to - 1) === 10 || text.charCodeAt(to - 1) === 13)) to--;
+    return text.slice(from, to);
+  };
+  if (heading.endLine === heading.line) {
+    const line = lineOf(heading.line);
+    const at = line.indexOf('#');
+    let i = at;
+    while (line.charCodeAt(i) === 35) i++;
+    return atxContent(line.slice(i)).trim();
+  }
+  const parts: string[] = [];
+  for (let l = heading.line; l < heading.endLine; l++) parts.push(lineOf(l).trim());
+  return parts.join(' ');
 }
 
 /** The anchor slug of each heading text, numbered like GitHub (`-1`, `-2` for repeats). */

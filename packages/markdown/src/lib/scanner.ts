@@ -375,7 +375,7 @@ export function simpleInlineText(raw: string, tolerant = false): string | null {
  * sequence (a run of `#` that is the whole content or follows a space or tab). Linear, unlike
  * the equivalent regular expressions on long runs of spaces.
  */
-function atxContent(s: string): string {
+export function atxContent(s: string): string {
   let e = s.length;
   while (e > 0 && isSpaceOrTab(s.charCodeAt(e - 1))) e--;
   let k = e;
