@@ -7,6 +7,14 @@ export {
 } from './lib/budget.js';
 export { type Chunk, chunkDocument } from './lib/chunk.js';
 export {
+  chunkLines,
+  DEFAULT_MAX_CHUNK_WORDS,
+  HEADING_SEPARATOR,
+  isMarkdownPath,
+  type LineChunk,
+  type LineChunkOptions,
+} from './lib/chunk-lines.js';
+export {
   buildDocument,
   computeLineStarts,
   type DocModel,

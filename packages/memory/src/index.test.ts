@@ -5,7 +5,6 @@ test('the public API is exactly this set of names', () => {
   expect(Object.keys(api).sort()).toEqual([
     'DEFAULT_EXCLUDE',
     'DEFAULT_INCLUDE',
-    'DEFAULT_MAX_CHUNK_WORDS',
     'DEFAULT_MEMORY_MAX_FILE_BYTES',
     'DEFAULT_SEARCH_LIMIT',
     'MAX_FRAGMENT_BYTES',
@@ -19,7 +18,6 @@ test('the public API is exactly this set of names', () => {
     'MEMORY_REINDEX',
     'MEMORY_SEARCH',
     'buildFtsQuery',
-    'chunkLines',
     'createMemory',
     'fragmentOutputSchema',
     'memoriaTools',

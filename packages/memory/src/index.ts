@@ -1,10 +1,4 @@
 export { type MemoryToolsOptions, memoryTools } from './factory.js';
-export {
-  type Chunk,
-  type ChunkOptions,
-  chunkLines,
-  DEFAULT_MAX_CHUNK_WORDS,
-} from './lib/chunk.js';
 export { buildFtsQuery, MAX_QUERY_TERMS, parseQuery, type QueryTerm } from './lib/query.js';
 export {
   fragmentOutputSchema,

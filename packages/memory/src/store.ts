@@ -13,8 +13,8 @@ import {
   suggest,
   ToolError,
 } from '@lectern/core';
+import { chunkLines, DEFAULT_MAX_CHUNK_WORDS, isMarkdownPath } from '@lectern/markdown';
 import picomatch from 'picomatch';
-import { chunkLines, DEFAULT_MAX_CHUNK_WORDS, isMarkdownPath } from './lib/chunk.js';
 import { type Db, isCorruptionError, openDatabase } from './lib/db.js';
 import { Mutex } from './lib/mutex.js';
 import { buildFtsQuery, foldWord, parseQuery, termsToFts } from './lib/query.js';
