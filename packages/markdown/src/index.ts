@@ -1,4 +1,10 @@
 export {
+  type AsyncDocumentOptions,
+  buildDocumentAsync,
+  outlineInWorker,
+  WORKER_MIN_CHARS,
+} from './lib/async.js';
+export {
   REMARK_DOCUMENT_CHARS,
   REMARK_HEADING_CHARS,
   REMARK_TOTAL_CHARS,
@@ -18,6 +24,7 @@ export {
   buildDocument,
   computeLineStarts,
   type DocModel,
+  documentFrom,
   type Extract,
   extractLines,
   headingSource,

@@ -9,7 +9,7 @@ import {
 import type { BlockRange, OutlineScan, RawHeading } from './headings.js';
 import { computeLineStarts } from './lines.js';
 import { blocksOf, parseMdast, remarkOutline } from './remark.js';
-import { atxContent, replaceNul, scanFrom } from './scanner.js';
+import { atxContent, replaceNul, scanFrom, textFacts } from './scanner.js';
 
 export { computeLineStarts };
 
@@ -187,18 +187,19 @@ function remarkWindow(
 export function outlineOf(text: string, options: { forceRemark?: boolean } = {}): Outline {
   const clean = replaceNul(text);
   if (options.forceRemark) return { scan: remarkOutline(clean), parser: 'remark', exact: true };
+  const facts = textFacts(clean);
   const whole = (): Outline => {
     if (remarkAffordable(clean, REMARK_DOCUMENT_CHARS)) {
       return { scan: remarkOutline(clean), parser: 'remark', exact: true };
     }
-    const all = scanFrom(clean, 0, 1, { lenientUntil: Number.POSITIVE_INFINITY });
+    const all = scanFrom(clean, 0, 1, { lenientUntil: Number.POSITIVE_INFINITY, facts });
     return {
       scan: { headings: all.headings, frontMatter: all.frontMatter, blocks: all.blocks },
       parser: 'scanner',
       exact: false,
     };
   };
-  let step = scanFrom(clean);
+  let step = scanFrom(clean, 0, 1, { facts });
   if (step.done) {
     return {
       scan: { headings: step.headings, frontMatter: step.frontMatter, blocks: step.blocks },
@@ -208,7 +209,7 @@ export function outlineOf(text: string, options: { forceRemark?: boolean } = {})
   }
   if (step.global) return whole();
   const lineStarts = computeLineStarts(clean);
-  const hasDefinitions = clean.includes(']:');
+  const hasDefinitions = facts.hasDefinitions;
   const frontMatter = step.frontMatter;
   // A line before the window keeps a window that starts with `---` from reading as front
   // matter. After an unclosed front matter fence (no `---` line anywhere), that line is such
@@ -235,7 +236,10 @@ export function outlineOf(text: string, options: { forceRemark?: boolean } = {})
     if (w === null) return whole();
     if (w === 'too-hard') {
       // the scanner decides this stretch itself, by the reference algorithm
-      step = scanFrom(clean, step.cleanPos, step.cleanLine, { lenientUntil: step.unsureLine });
+      step = scanFrom(clean, step.cleanPos, step.cleanLine, {
+        lenientUntil: step.unsureLine,
+        facts,
+      });
       inexact = true;
     } else {
       usedRemark = true;
@@ -243,7 +247,7 @@ export function outlineOf(text: string, options: { forceRemark?: boolean } = {})
       headings.push(...w.headings);
       blocks.push(...w.blocks);
       if (w.endLine > lineStarts.length) break;
-      step = scanFrom(clean, lineStarts[w.endLine - 1]!, w.endLine);
+      step = scanFrom(clean, lineStarts[w.endLine - 1]!, w.endLine, { facts });
     }
     if (!step.done && step.global) return whole();
     headings.push(...step.headings);
@@ -296,7 +300,12 @@ export function slugsFor(texts: readonly string[]): string[] {
 /** Builds the section model of a document (strips a leading BOM first). */
 export function buildDocument(input: string, options: { forceRemark?: boolean } = {}): DocModel {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  const { scan, parser, exact } = outlineOf(text, options);
+  return documentFrom(text, outlineOf(text, options));
+}
+
+/** The section model of `text` (no BOM) from its outline. Linear in the text. */
+export function documentFrom(text: string, outline: Outline): DocModel {
+  const { scan, parser, exact } = outline;
   const lineStarts = computeLineStarts(text);
   const totalLines = lineStarts.length;
   const doc = { text, lineStarts };

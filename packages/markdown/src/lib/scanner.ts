@@ -620,6 +620,24 @@ export interface ScanOptions {
    * caller found remark too slow for that stretch. `Infinity` scans the whole text this way.
    */
   lenientUntil?: number;
+  /**
+   * Facts about the whole text from {@link textFacts}, when the caller scans one text several
+   * times (finding them costs a pass over the text). The text must then have no NUL.
+   */
+  facts?: TextFacts;
+}
+
+/** What a scan needs to know about the whole text before it starts. */
+export interface TextFacts {
+  /** The text has `]:`, so it may hold link reference definitions or footnotes. */
+  hasDefinitions: boolean;
+  /** The text has a CR not followed by LF. */
+  loneCr: boolean;
+}
+
+/** The {@link TextFacts} of `text`, in one pass. */
+export function textFacts(text: string): TextFacts {
+  return { hasDefinitions: text.includes(']:'), loneCr: /\r(?!\n)/.test(text) };
 }
 
 /** Replaces NUL by U+FFFD as CommonMark (and micromark) do; offsets stay the same. */
@@ -635,7 +653,8 @@ export function replaceNul(text: string): string {
  * `\r\n` or a lone `\r`; NUL reads as U+FFFD. Linear in the length of the text.
  */
 export function scanFrom(text: string, pos = 0, line = 1, options: ScanOptions = {}): ScanStep {
-  const scanner = new Scanner(replaceNul(text), options.lenientUntil ?? -1);
+  const clean = options.facts ? text : replaceNul(text);
+  const scanner = new Scanner(clean, options.lenientUntil ?? -1, options.facts ?? textFacts(clean));
   return scanner.run(pos, line - 1);
 }
 
@@ -707,10 +726,10 @@ class Scanner {
   /** Start offsets (in `text`) of each line, 1-based index. */
   private readonly lineStarts: number[] = [0, 0];
 
-  constructor(text: string, lenientUntil: number) {
+  constructor(text: string, lenientUntil: number, facts: TextFacts) {
     this.text = text;
-    this.hasDefinitions = text.includes(']:');
-    this.loneCr = /\r(?!\n)/.test(text);
+    this.hasDefinitions = facts.hasDefinitions;
+    this.loneCr = facts.loneCr;
     this.lenientUntil = lenientUntil;
     this.lenient = lenientUntil >= 0;
   }
