@@ -1,1 +1,8 @@
-export { createRng, realisticDocument, tortureDocument } from './lib/corpus.js';
+export {
+  createRng,
+  PATHOLOGICAL_KINDS,
+  type PathologicalKind,
+  pathologicalDocument,
+  realisticDocument,
+  tortureDocument,
+} from './lib/corpus.js';

@@ -1,37 +1,42 @@
 /*
  * What remark may be asked to parse. micromark (remark's parser) is quadratic or worse on
  * some inputs: deeply nested containers (a line of 2,000 `- ` takes seconds and 8,000 overflow
- * its stack), long runs of emphasis delimiters or brackets in one paragraph, very wide table
- * rows. The scanner asks remark only about text that passes this linear check; anything else
+ * its stack), long containers (a block quote or a nested list of 8,000 lines takes seconds to
+ * tens of seconds, four times the lines taking sixteen times as long), long runs of emphasis
+ * delimiters or brackets in one paragraph, very wide table rows. The scanner asks remark only about text that passes this linear check; anything else
  * it decides itself.
  */
 
 /** Largest window of lines handed to remark while scanning. */
 export const REMARK_WINDOW_CHARS = 64 * 1024;
 /** Largest whole document handed to remark (when a window cannot be cut out of it). */
-export const REMARK_DOCUMENT_CHARS = 1024 * 1024;
+export const REMARK_DOCUMENT_CHARS = 256 * 1024;
 /** Largest heading source handed to remark for its inline text. */
 export const REMARK_HEADING_CHARS = 4 * 1024;
 /** Most characters of one document handed to remark in windows, all windows together. */
-export const REMARK_TOTAL_CHARS = 1024 * 1024;
+export const REMARK_TOTAL_CHARS = 256 * 1024;
 
 const MAX_MARKERS = 16;
 const MAX_INDENT = 128;
 const MAX_PIPES = 128;
+/** Lines that may sit in a container (a marker or two columns of indentation at the start). */
+const MAX_CONTAINER_LINES = 300;
 /** Sum over paragraphs of (delimiters in the paragraph)²: micromark's inline work bound. */
 const MAX_DELIMITER_WORK = 4_000_000;
 
 /**
  * True when remark can parse `text` in time linear in its length: at most `maxChars`
- * characters, no line opening more than 16 containers or indented past column 128, no line
- * with more than 128 pipes, and few enough emphasis, bracket, code and HTML delimiters per
- * paragraph. Linear in `text`.
+ * characters, no line opening more than 16 containers or indented past column 128, at most
+ * 300 lines that start with a container marker or indentation, no line with more than 128
+ * pipes, and few enough emphasis, bracket, code and HTML delimiters per paragraph. Linear in
+ * `text`.
  */
 export function remarkAffordable(text: string, maxChars: number): boolean {
   const n = text.length;
   if (n > maxChars) return false;
   let work = 0;
   let para = 0;
+  let containerLines = 0;
   let i = 0;
   while (i < n) {
     // container prefix of the line
@@ -72,6 +77,7 @@ export function remarkAffordable(text: string, maxChars: number): boolean {
       break;
     }
     if (markers > MAX_MARKERS || cols > MAX_INDENT) return false;
+    if ((markers > 0 || cols >= 2) && ++containerLines > MAX_CONTAINER_LINES) return false;
     // the rest of the line
     let pipes = 0;
     for (; i < n; i++) {

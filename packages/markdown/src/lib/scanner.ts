@@ -225,6 +225,21 @@ function resolveRuns(runs: Run[]): void {
   }
 }
 
+/** Characters {@link simpleInlineText} looks at: `\\`, backtick, `*`, `_`, `~`, `&`, brackets, NUL. */
+function inlineSpecial(c: number): boolean {
+  return (
+    c === 92 ||
+    c === 96 ||
+    c === 42 ||
+    c === 95 ||
+    c === 126 ||
+    c === 38 ||
+    c === 91 ||
+    c === 93 ||
+    c === 0
+  );
+}
+
 /**
  * Finds code span closers in linear time: for each run length, the start offsets of the
  * maximal backtick runs of that length, consumed in order as the opener moves forward.
@@ -356,8 +371,11 @@ export function simpleInlineText(raw: string, tolerant = false): string | null {
       case 0:
         if (!tolerant) return null;
     }
-    out += s[i];
-    i++;
+    // this character and the plain ones after it, in one slice
+    let j = i + 1;
+    while (j < n && !inlineSpecial(s.charCodeAt(j))) j++;
+    out += s.slice(i, j);
+    i = j;
   }
   if (runs.length === 0) return out;
   // GFM autolink literals may swallow delimiter characters into a URL or e-mail address
@@ -772,6 +790,7 @@ class Scanner {
     let cleanCount = 0;
     let cleanBlocks = 0;
     const footnotes = this.hasDefinitions;
+    let prevBlank = false;
     try {
       while (pos < n) {
         const l = this.rawLine(pos);
@@ -784,6 +803,15 @@ class Scanner {
           cleanBlocks = this.blocks.length;
           if (this.lenient && this.lineNo > this.lenientUntil) this.lenient = false;
         }
+        const blank = blankFrom(l.line, 0);
+        // A blank line after a blank line changes nothing: the first one closed what a blank
+        // line closes, and every block still open continues through blank lines. Skipping it
+        // keeps a run of blank lines inside deep nesting from costing its depth per line.
+        if (blank && prevBlank) {
+          pos = l.next;
+          continue;
+        }
+        prevBlank = blank;
         // a GFM footnote definition is a container the scanner does not model
         if (footnotes && l.line.includes('[^')) this.unsure();
         this.incorporateLine(l.line, pos);
