@@ -8,6 +8,7 @@ describe('public API', () => {
       'HEADING_SEPARATOR',
       'MAX_NESTING',
       'REMARK_DOCUMENT_CHARS',
+      'REMARK_HEADINGS_TOTAL_CHARS',
       'REMARK_HEADING_CHARS',
       'REMARK_TOTAL_CHARS',
       'REMARK_WINDOW_CHARS',

@@ -10,11 +10,17 @@
 /** Largest window of lines handed to remark while scanning. */
 export const REMARK_WINDOW_CHARS = 64 * 1024;
 /** Largest whole document handed to remark (when a window cannot be cut out of it). */
-export const REMARK_DOCUMENT_CHARS = 256 * 1024;
+export const REMARK_DOCUMENT_CHARS = 128 * 1024;
 /** Largest heading source handed to remark for its inline text. */
 export const REMARK_HEADING_CHARS = 4 * 1024;
+/**
+ * Most characters of heading sources handed to remark for their inline text, per document
+ * (headings with links, entities or HTML; remark costs tens of microseconds per heading, so
+ * 100,000 of them took a minute). Later ones are decided in windows or read without remark.
+ */
+export const REMARK_HEADINGS_TOTAL_CHARS = 32 * 1024;
 /** Most characters of one document handed to remark in windows, all windows together. */
-export const REMARK_TOTAL_CHARS = 256 * 1024;
+export const REMARK_TOTAL_CHARS = 128 * 1024;
 
 const MAX_MARKERS = 16;
 const MAX_INDENT = 128;

@@ -310,6 +310,7 @@ export const PATHOLOGICAL_KINDS = [
   'html-blocks',
   'html-inline',
   'code-span-heading',
+  'link-headings',
   'footnote-windows',
   'mixed',
 ] as const;
@@ -378,6 +379,9 @@ export function pathologicalDocument(kind: PathologicalKind, chars: number): str
       }
       return `# ${runs.join(' ')}\n`;
     }
+    case 'link-headings':
+      // headings whose text only a full inline parse gives: each one asked remark once
+      return repeatTo('# [a](b) &amp; <b>x</b>\n', chars);
     case 'footnote-windows': {
       // a footnote definition (which the scanner leaves to remark) every few lines, between
       // deeply nested containers remark must not be given

@@ -113,7 +113,8 @@ const SAFE_START = /^[A-Za-z#]/;
  * (so nothing before it can continue past it, and nothing after it can reach back). Windows
  * grow until such a boundary verifies or the document ends. Returns null when a heading of
  * the window might need a link definition from elsewhere (then remark must see it all), and
- * `too-hard` when the window would pass `maxChars` or is text remark is slow on.
+ * `{ tooHard }` (the window's last line) when the window would pass `maxChars` or is text
+ * remark is slow on.
  */
 function remarkWindow(
   text: string,
@@ -126,7 +127,7 @@ function remarkWindow(
 ):
   | { headings: OutlineScan['headings']; blocks: BlockRange[]; endLine: number; chars: number }
   | null
-  | 'too-hard' {
+  | { tooHard: number } {
   const total = lineStarts.length;
   const lineAt = (l: number) =>
     text.slice(lineStarts[l - 1]!, lineEndOffset({ text, lineStarts }, l));
@@ -144,7 +145,7 @@ function remarkWindow(
     }
     const endOffset = c <= total ? lineStarts[c - 1]! : text.length;
     const windowText = text.slice(startOffset, endOffset);
-    if (!remarkAffordable(windowText, maxChars)) return 'too-hard';
+    if (!remarkAffordable(windowText, maxChars)) return { tooHard: c - 1 };
     const tree = parseMdast(prefix + windowText);
     const shift = startLine - 2;
     const lastWindowLine = c - 1;
@@ -232,12 +233,13 @@ export function outlineOf(text: string, options: { forceRemark?: boolean } = {})
             Math.min(REMARK_WINDOW_CHARS, budget),
             prefix,
           )
-        : 'too-hard';
+        : { tooHard: Number.POSITIVE_INFINITY };
     if (w === null) return whole();
-    if (w === 'too-hard') {
-      // the scanner decides this stretch itself, by the reference algorithm
+    if ('tooHard' in w) {
+      // the scanner decides the stretch remark would have had itself, by the reference
+      // algorithm (once remark's budget is spent, the rest of the document)
       step = scanFrom(clean, step.cleanPos, step.cleanLine, {
-        lenientUntil: step.unsureLine,
+        lenientUntil: Math.max(step.unsureLine, w.tooHard),
         facts,
       });
       inexact = true;

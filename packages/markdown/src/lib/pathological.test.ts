@@ -14,7 +14,7 @@ import { MAX_NESTING } from './scanner.js';
  */
 
 const N = bySize(64 * 1024, 256 * 1024);
-const REPS = bySize(5, 7);
+const REPS = bySize(3, 7);
 const ONE_MB = 1024 * 1024;
 
 function meanTime(text: string): number {

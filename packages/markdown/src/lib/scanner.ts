@@ -1,5 +1,10 @@
 import { toString as mdastToString } from 'mdast-util-to-string';
-import { REMARK_DOCUMENT_CHARS, REMARK_HEADING_CHARS, remarkAffordable } from './budget.js';
+import {
+  REMARK_DOCUMENT_CHARS,
+  REMARK_HEADING_CHARS,
+  REMARK_HEADINGS_TOTAL_CHARS,
+  remarkAffordable,
+} from './budget.js';
 import type { BlockRange, OutlineScan, RawHeading } from './headings.js';
 import { parseMdast, remarkHeadingText } from './remark.js';
 
@@ -72,7 +77,9 @@ class Block {
   }
 }
 
-class Unsure extends Error {}
+/** Thrown where the scanner stops; one value, as an Error's stack trace costs per throw. */
+class Unsure {}
+const UNSURE = new Unsure();
 
 function canContain(parent: number, child: number): boolean {
   switch (parent) {
@@ -651,11 +658,21 @@ export interface TextFacts {
   hasDefinitions: boolean;
   /** The text has a CR not followed by LF. */
   loneCr: boolean;
+  /**
+   * Characters of heading sources remark may still be given for their inline text, over all
+   * scans of the text (remark costs tens of microseconds per heading; see
+   * `REMARK_HEADINGS_TOTAL_CHARS`).
+   */
+  headingBudget: number;
 }
 
 /** The {@link TextFacts} of `text`, in one pass. */
 export function textFacts(text: string): TextFacts {
-  return { hasDefinitions: text.includes(']:'), loneCr: /\r(?!\n)/.test(text) };
+  return {
+    hasDefinitions: text.includes(']:'),
+    loneCr: /\r(?!\n)/.test(text),
+    headingBudget: REMARK_HEADINGS_TOTAL_CHARS,
+  };
 }
 
 /** Replaces NUL by U+FFFD as CommonMark (and micromark) do; offsets stay the same. */
@@ -688,6 +705,9 @@ export function scanOutline(text: string): OutlineScan | null {
     : null;
 }
 
+/** Most characters of heading sources given to remark in one parse. */
+const HEADING_BATCH_CHARS = 32 * 1024;
+
 /** Text of a heading the scanner decides without remark (links, HTML and entities literal). */
 function approximateHeadingText(source: string, content: string | null): string {
   if (content !== null) return simpleInlineText(content, true) ?? content;
@@ -699,6 +719,7 @@ function approximateHeadingText(source: string, content: string | null): string 
 
 class Scanner {
   private readonly text: string;
+  private readonly facts: TextFacts;
   private readonly hasDefinitions: boolean;
   /** The text has a lone CR line ending (rare: lines are then cut character by character). */
   private readonly loneCr: boolean;
@@ -739,13 +760,18 @@ class Scanner {
   private lastOther = -2;
   /** Paragraphs that may hold link reference definitions, in document order. */
   private readonly defParas: string[] = [];
+  /** Headings whose text waits for one remark parse with other headings. */
+  private deferred: Array<{ index: number; source: string; content: string | null }> = [];
   /** Headings whose text waits for the document's definitions. */
   private readonly pending: Array<{ index: number; source: string; content: string | null }> = [];
-  /** Start offsets (in `text`) of each line, 1-based index. */
-  private readonly lineStarts: number[] = [0, 0];
+  /** Start offsets (in `text`) of each line scanned, by line number less `lineBase`. */
+  private readonly lineStarts: number[] = [];
+  /** The line number before the first line scanned. */
+  private lineBase = 0;
 
   constructor(text: string, lenientUntil: number, facts: TextFacts) {
     this.text = text;
+    this.facts = facts;
     this.hasDefinitions = facts.hasDefinitions;
     this.loneCr = facts.loneCr;
     this.lenientUntil = lenientUntil;
@@ -785,6 +811,8 @@ class Scanner {
       }
     }
     this.lineNo = lineNo;
+    this.lineBase = lineNo;
+    this.lineStarts.push(pos);
     let cleanLine = lineNo + 1;
     let cleanPos = pos;
     let cleanCount = 0;
@@ -795,7 +823,7 @@ class Scanner {
       while (pos < n) {
         const l = this.rawLine(pos);
         this.lineNo++;
-        this.lineStarts[this.lineNo] = pos;
+        this.lineStarts[this.lineNo - this.lineBase] = pos;
         if (this.tip === this.doc) {
           cleanLine = this.lineNo;
           cleanPos = pos;
@@ -822,6 +850,7 @@ class Scanner {
       while (this.tip !== this.doc) this.finalize(this.tip, true);
     } catch (e) {
       if (!(e instanceof Unsure)) throw e;
+      const resolved = this.resolveDeferred(cleanCount);
       return {
         done: false,
         headings: this.headings.slice(0, cleanCount),
@@ -829,15 +858,16 @@ class Scanner {
         blocks: this.blocks.slice(0, cleanBlocks),
         inexact: this.inexact,
         // definitions in windows remark decides would be missed: remark must see everything
-        global: this.pending.some((p) => p.index < cleanCount),
+        global: !resolved || this.pending.some((p) => p.index < cleanCount),
         cleanLine,
         cleanPos,
         unsureLine: this.lineNo,
       };
     }
+    const resolved = this.resolveDeferred(this.headings.length);
     // pending headings need every definition of the document: only a scan from the start
     // has seen them all
-    if (this.pending.length > 0 && !(start === 0 && this.resolvePending())) {
+    if (!resolved || (this.pending.length > 0 && !(start === 0 && this.resolvePending()))) {
       if (this.lenientUntil !== Infinity) {
         return {
           done: false,
@@ -863,6 +893,42 @@ class Scanner {
       blocks: this.blocks,
       inexact: this.inexact,
     };
+  }
+
+  /**
+   * Gives the deferred headings before `upto` their text from remark, many headings to a
+   * parse (one parse per heading cost a millisecond each: a page of 100,000 headings with a
+   * link each took a minute). False when remark reads some heading's source as anything but
+   * one heading, in a strict scan; a lenient one approximates that heading's text instead.
+   */
+  private resolveDeferred(upto: number): boolean {
+    const todo = this.deferred.filter((d) => d.index < upto);
+    this.deferred = this.deferred.filter((d) => d.index >= upto);
+    let ok = true;
+    for (let i = 0; i < todo.length; ) {
+      let j = i;
+      let size = 0;
+      while (j < todo.length && (j === i || size + todo[j]!.source.length <= HEADING_BATCH_CHARS)) {
+        size += todo[j]!.source.length + 2;
+        j++;
+      }
+      const group = todo.slice(i, j);
+      const tree = parseMdast(group.map((d) => d.source).join('\n\n'));
+      const batched =
+        tree.children.length === group.length && tree.children.every((n) => n.type === 'heading');
+      for (let k = 0; k < group.length; k++) {
+        const d = group[k]!;
+        let text = batched ? mdastToString(tree.children[k]!) : remarkHeadingText(d.source);
+        if (text === null) {
+          if (!this.lenient) ok = false;
+          this.inexact = true;
+          text = approximateHeadingText(d.source, d.content);
+        }
+        this.headings[d.index]!.text = text;
+      }
+      i = j;
+    }
+    return ok;
   }
 
   /** Gives pending headings their text from one remark parse with all definition paragraphs. */
@@ -1023,7 +1089,7 @@ class Scanner {
 
   /** Goes on where the reference algorithm and micromark may differ, or gives up. */
   private unsure(): void {
-    if (!this.lenient) throw new Unsure();
+    if (!this.lenient) throw UNSURE;
     this.inexact = true;
   }
 
@@ -1294,7 +1360,7 @@ class Scanner {
   }
 
   private lineText(lineNo: number): string {
-    return this.rawLine(this.lineStarts[lineNo]!).line;
+    return this.rawLine(this.lineStarts[lineNo - this.lineBase]!).line;
   }
 
   // ---- one line ----
@@ -1421,8 +1487,8 @@ class Scanner {
 
   /** Inline text via remark on the heading's own source lines (top-level, so no prefixes). */
   private fullInlineText(line: number, endLine: number, content: string | null): string {
-    const start = this.lineStarts[line]!;
-    const end = this.rawLine(this.lineStarts[endLine]!).end;
+    const start = this.lineStarts[line - this.lineBase]!;
+    const end = this.rawLine(this.lineStarts[endLine - this.lineBase]!).end;
     const source = this.text.slice(start, end);
     if (this.hasDefinitions && (content === null || source.includes('[') || source.includes(']'))) {
       // a reference link may resolve against a definition anywhere in the document: decide
@@ -1430,8 +1496,15 @@ class Scanner {
       this.pending.push({ index: this.headings.length, source, content });
       return '';
     }
-    const text = remarkAffordable(source, REMARK_HEADING_CHARS) ? remarkHeadingText(source) : null;
-    if (text !== null) return text;
+    if (
+      this.facts.headingBudget >= source.length &&
+      remarkAffordable(source, REMARK_HEADING_CHARS)
+    ) {
+      this.facts.headingBudget -= source.length;
+      // decided by remark later, together with other headings
+      this.deferred.push({ index: this.headings.length, source, content });
+      return '';
+    }
     this.unsure();
     return approximateHeadingText(source, content);
   }
