@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { remarkAffordable } from './budget.js';
 import { PATHOLOGICAL_KINDS, pathologicalDocument, realisticDocument } from './corpus.js';
 import { buildDocument } from './document.js';
-import { MAX_NESTING } from './scanner.js';
+import { remarkHeadingText } from './remark.js';
+import { MAX_NESTING, simpleInlineText } from './scanner.js';
 
 /*
  * Parse time must grow linearly on adversarial input (issue: a line of 64k `- ` took 12 s,
@@ -87,10 +88,26 @@ describe('bounds', () => {
     ]);
   });
 
-  it('decides a heading too long for remark itself, with literal links', () => {
-    const doc = buildDocument(`# ${'[a](b) '.repeat(2000)}\n`);
+  it('decides a heading too long for remark itself, reading simple links as remark does', () => {
+    const doc = buildDocument(`# ${'[a](b) &amp; '.repeat(2000)}\n`);
     expect(doc.exact).toBe(false);
-    expect(doc.sections[0]!.heading.startsWith('[a](b) [a](b)')).toBe(true);
+    expect(doc.sections[0]!.heading.startsWith('a & a & a')).toBe(true);
     expect(buildDocument('# [a](b) *c*\n').sections[0]!.heading).toBe('a c');
+  });
+
+  it('approximates heading text like remark on the common inline forms', () => {
+    for (const inline of [
+      '[a](b)',
+      '![alt](x.png) t',
+      'a &amp; b &#35; &#x41; &copy;',
+      '<https://x.y/z>',
+      '[*em*](u "t")',
+      '[1.2.3](https://e.com/compare/v1...v2) - 2024-01-01',
+      'Use <code>x</code> &lt;y&gt;',
+      '[a](<b c>) and [d]( e )',
+      'mail <a@b.co>',
+    ]) {
+      expect(simpleInlineText(inline, true), inline).toBe(remarkHeadingText(`# ${inline}`));
+    }
   });
 });

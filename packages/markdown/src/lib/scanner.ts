@@ -243,7 +243,8 @@ function inlineSpecial(c: number): boolean {
     c === 38 ||
     c === 91 ||
     c === 93 ||
-    c === 0
+    c === 0 ||
+    c === 60
   );
 }
 
@@ -370,13 +371,43 @@ export function simpleInlineText(raw: string, tolerant = false): string | null {
         i = e;
         continue;
       }
-      case 38: // &
-        if (!tolerant && RE_ENTITY.test(s.slice(i, i + 40))) return null;
+      case 38: {
+        // &
+        if (!tolerant) {
+          if (RE_ENTITY.test(s.slice(i, i + 40))) return null;
+          break;
+        }
+        const entity = decodeEntity(s, i);
+        if (entity) {
+          out += entity.text;
+          i = entity.end;
+          continue;
+        }
         break;
+      }
       case 91: // [
       case 93: // ]
       case 0:
         if (!tolerant) return null;
+        if (c === 91) {
+          const image = i > 0 && s.charCodeAt(i - 1) === 33 && out.endsWith('!');
+          const link = simpleLink(s, i);
+          if (link) {
+            if (image) out = out.slice(0, -1);
+            out += simpleInlineText(link.label, true) ?? link.label;
+            i = link.end;
+            continue;
+          }
+        }
+    }
+    if (tolerant && c === 60) {
+      // <scheme:...> or <user@host> autolink: its text is what is inside
+      const m = RE_AUTOLINK.exec(s.slice(i, i + 2048));
+      if (m) {
+        out += m[1];
+        i += m[0].length;
+        continue;
+      }
     }
     // this character and the plain ones after it, in one slice
     let j = i + 1;
@@ -411,6 +442,57 @@ export function atxContent(s: string): string {
   if (b === 0) return '';
   return b < k ? s.slice(0, b) : s;
 }
+
+const RE_AUTOLINK =
+  /^<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)>/;
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00A0',
+  copy: '\u00A9',
+  reg: '\u00AE',
+  trade: '\u2122',
+  hellip: '\u2026',
+  mdash: '\u2014',
+  ndash: '\u2013',
+  larr: '\u2190',
+  rarr: '\u2192',
+};
+
+/** A numeric or common named character reference at `i`, decoded; null otherwise. */
+function decodeEntity(s: string, i: number): { text: string; end: number } | null {
+  const m = RE_ENTITY.exec(s.slice(i, i + 40));
+  if (!m) return null;
+  const body = m[0].slice(1, -1);
+  let text: string | undefined;
+  if (body.startsWith('#')) {
+    const code =
+      body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : Number(body.slice(1));
+    text =
+      code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+        ? '\uFFFD'
+        : String.fromCodePoint(code);
+  } else {
+    text = NAMED_ENTITIES[body];
+  }
+  return text === undefined ? null : { text, end: i + m[0].length };
+}
+
+/**
+ * An inline link `[label](destination "title")` at `i` in its simplest form (no brackets,
+ * backslashes or backticks in the label, no spaces or parentheses in the destination), as the
+ * approximation of {@link simpleInlineText} reads it; null for anything else.
+ */
+function simpleLink(s: string, i: number): { label: string; end: number } | null {
+  const m = RE_SIMPLE_LINK.exec(s.slice(i, i + 4096));
+  return m ? { label: m[1]!, end: i + m[0].length } : null;
+}
+
+const RE_SIMPLE_LINK =
+  /^\[([^[\]\\`\n]*)\]\([ \t]*(?:<[^<>\n\\]*>|[^\s()<>\\]+)?(?:[ \t]+(?:"[^"\n\\]*"|'[^'\n\\]*'))?[ \t]*\)/;
 
 const RE_ENTITY = /^&(?:#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)/;
 
