@@ -1,4 +1,20 @@
 /**
+ * How a surface spells a name: native parameter, tool and detail-key names in, this surface's
+ * spelling out (the name itself when the surface keeps it).
+ */
+export type Spelling = (native: string) => string;
+
+/**
+ * An error message: text, or a function of the surface's {@link Spelling} for a message that
+ * names parameters or tools, e.g. `` (n) => `pass ${n('start_line')} to continue` ``. A function
+ * message is spelled with native names when raised and again with a preset's names when a preset
+ * raises it, so no layer rewrites another layer's text.
+ */
+export type ErrorText = string | ((name: Spelling) => string);
+
+const NATIVE: Spelling = (name) => name;
+
+/**
  * A user-facing error raised by a tool handler. Registration turns it into an
  * `isError: true` result whose structured content is `{ error, code, suggestions?, details? }`.
  */
@@ -7,24 +23,35 @@ export class ToolError extends Error {
   readonly code: string;
   /** Closest valid alternatives for a miss (anchors, paths, names), best first. */
   readonly suggestions: readonly string[] | undefined;
-  /** Extra facts the caller can act on, e.g. `{ current_sha256 }`. */
+  /**
+   * Extra facts the caller can act on, e.g. `{ current_sha256 }`. By convention `param` (or
+   * `params`) names the parameter at fault, as data a surface can spell its own way.
+   */
   readonly details: Readonly<Record<string, unknown>> | undefined;
+  /** The message as a function of the names, when it names parameters or tools. */
+  readonly named: ((name: Spelling) => string) | undefined;
 
   constructor(
     code: string,
-    message: string,
+    message: ErrorText,
     options: {
-      suggestions?: readonly string[];
-      details?: Record<string, unknown>;
+      suggestions?: readonly string[] | undefined;
+      details?: Record<string, unknown> | undefined;
       cause?: unknown;
+      /** The names a function message is spelled with (default: the native names). */
+      spelling?: Spelling | undefined;
     } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      typeof message === 'string' ? message : message(options.spelling ?? NATIVE),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'ToolError';
     this.code = code;
     this.suggestions =
       options.suggestions && options.suggestions.length > 0 ? [...options.suggestions] : undefined;
     this.details = options.details;
+    this.named = typeof message === 'function' ? message : undefined;
   }
 
   /** The JSON shape sent to clients. */
@@ -34,6 +61,34 @@ export class ToolError extends Error {
     if (this.details) out.details = { ...this.details };
     return out;
   }
+}
+
+/**
+ * `error` as a surface with other names shows it: the message spelled again with `name` (when it
+ * was raised as a function of the names), parameter names in `details.param`/`details.params`
+ * spelled with `name`, and every detail key spelled with `key` (default: unchanged). Code,
+ * suggestions and cause are kept; anything that is not a {@link ToolError} is returned unchanged.
+ */
+export function respellError(error: unknown, name: Spelling, key: Spelling = NATIVE): unknown {
+  if (!isToolError(error)) return error;
+  const render = (error as { named?: unknown }).named;
+  let details: Record<string, unknown> | undefined;
+  if (error.details) {
+    details = {};
+    for (const [k, v] of Object.entries(error.details)) {
+      details[key(k)] =
+        k === 'param' && typeof v === 'string'
+          ? name(v)
+          : k === 'params' && Array.isArray(v)
+            ? v.map((p) => (typeof p === 'string' ? name(p) : p))
+            : v;
+    }
+  }
+  return new ToolError(
+    error.code,
+    typeof render === 'function' ? (render as (n: Spelling) => string) : error.message,
+    { suggestions: error.suggestions, details, cause: error, spelling: name },
+  );
 }
 
 /** Structured content of an error result. */

@@ -1,5 +1,14 @@
 export { fsyncDirectory, isTempName, TEMP_PREFIX, tempNameFor, writeFileAtomic } from './atomic.js';
-export { editDistance, isToolError, suggest, ToolError, type ToolErrorPayload } from './errors.js';
+export {
+  type ErrorText,
+  editDistance,
+  isToolError,
+  respellError,
+  type Spelling,
+  suggest,
+  ToolError,
+  type ToolErrorPayload,
+} from './errors.js';
 export {
   createRoot,
   createRootSync,
@@ -50,14 +59,32 @@ export {
   messageData,
 } from './messages.js';
 export {
+  type BudgetPage,
   type CharPage,
+  collectPage,
+  jsonBytes,
   type LinePage,
   type LinePlan,
   type LinePlanOptions,
+  OutputBudget,
   paginateChars,
   paginateLines,
   planLines,
 } from './paginate.js';
+export {
+  camelCase,
+  type DerivedInput,
+  type DerivedOutput,
+  deriveInput,
+  deriveOutput,
+  type FieldLimits,
+  type FieldRule,
+  type FieldSpec,
+  fieldLimits,
+  type SurfaceFields,
+  type SurfaceSpec,
+  snakeCase,
+} from './surface.js';
 export {
   type DecodedText,
   decodeUtf8,
@@ -74,10 +101,13 @@ export {
   type AnyObjectSchema,
   type AnyToolDefinition,
   adaptTool,
+  CONTENT_WRITE,
+  DERIVED_WRITE,
   defineTool,
   describeZodError,
   errorPayload,
   invokeTool,
+  READ_ONLY,
   type RegisterOptions,
   registerTools,
   resolveToolNames,

@@ -1,4 +1,4 @@
-import { isToolError, ToolError } from './errors.js';
+import { isToolError, respellError, ToolError } from './errors.js';
 
 /** What a localized error message is built from: the error's code and data, never its text. */
 export interface MessageData {
@@ -77,39 +77,33 @@ export function localizedMessage(
 }
 
 /**
- * Details with the parameter names they carry (`param`, `params`) in the surface's spelling, so a
- * client of a preset reads the names it sends.
- */
-function spellDetails(
-  details: Readonly<Record<string, unknown>>,
-  errors: ErrorMessages,
-): Record<string, unknown> {
-  const name = (native: unknown) =>
-    typeof native === 'string' ? (errors.names?.[native] ?? native) : native;
-  const out: Record<string, unknown> = { ...details };
-  if (typeof out.param === 'string') out.param = name(out.param);
-  if (Array.isArray(out.params)) out.params = out.params.map(name);
-  return out;
-}
-
-/**
  * A `ToolError` rewritten in the language of `errors`: the same code, suggestions and cause,
  * the catalogue's message for its code, and details whose parameter names (`param`, `params`)
- * are spelled as the surface spells them. Anything else is returned unchanged.
+ * are spelled as the surface spells them. A code the catalogue lacks keeps its message, spelled
+ * with the surface's names when it was raised as a function of them. Anything else is returned
+ * unchanged.
  */
 export function localizeError(error: unknown, errors: ErrorMessages, tool: string): unknown {
   if (!isToolError(error)) return error;
-  const message =
-    localizedMessage(error.code, tool, errors, error.details ?? {}, error.suggestions ?? []) ??
-    error.message;
-  const details = error.details ? spellDetails(error.details, errors) : undefined;
-  const respelled =
-    details !== undefined &&
-    (details.param !== error.details?.param || details.params !== error.details?.params);
-  if (message === error.message && !respelled) return error;
+  const name = (native: string) => errors.names?.[native] ?? native;
+  const respelled = respellError(error, name) as ToolError;
+  const message = localizedMessage(
+    error.code,
+    tool,
+    errors,
+    error.details ?? {},
+    error.suggestions ?? [],
+  );
+  if (message === undefined) {
+    const same =
+      respelled.message === error.message &&
+      respelled.details?.param === error.details?.param &&
+      JSON.stringify(respelled.details?.params) === JSON.stringify(error.details?.params);
+    return same ? error : respelled;
+  }
   return new ToolError(error.code, message, {
-    ...(error.suggestions ? { suggestions: error.suggestions } : {}),
-    ...(details ? { details } : {}),
+    suggestions: error.suggestions,
+    details: respelled.details,
     cause: error,
   });
 }
@@ -182,6 +176,11 @@ export const CORE_MESSAGES_ES: MessageCatalogue = {
     ),
   TAIL_TOO_LARGE: (d) =>
     `las últimas líneas pedidas ocupan ${num(d.details.bytes, 'más de')} bytes, por encima del límite de ${num(d.details.max_bytes, '')} bytes; pide menos líneas.`,
+  OUTPUT_TOO_LARGE: (d) =>
+    `la entrada ${num(d.details.offset, '')} de la lista ocupa por sí sola ${num(d.details.bytes, 'más de')} bytes de JSON, más que los ${num(d.details.max_bytes, '')} bytes que caben en una respuesta; pasa \`${d.name('offset')}\` ${num(d.details.next_offset, '')} para seguir después de ella.`.replace(
+      /\s{2,}/g,
+      ' ',
+    ),
   VERSION_MISMATCH: (d) =>
     `la versión indicada ya no es la actual${typeof d.details.current_version === 'string' ? ` (ahora es ${d.details.current_version})` : ''}: el contenido cambió. Vuelve a leerlo y reintenta con la versión actual.`,
   ROOT_EMPTY: () => 'la raíz configurada está vacía; indica una carpeta.',

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolError } from './errors.js';
-import { paginateChars, paginateLines, planLines } from './paginate.js';
+import {
+  collectPage,
+  jsonBytes,
+  OutputBudget,
+  paginateChars,
+  paginateLines,
+  planLines,
+} from './paginate.js';
 import { splitLines } from './text.js';
 
 function codeOf(fn: () => unknown): string {
@@ -31,13 +38,14 @@ describe('paginateChars', () => {
     expect(paginateChars('abcdef', { maxChars: 4 })).toEqual({
       content: 'abcd',
       offset: 0,
-      truncated: true,
+      has_more: true,
       next_offset: 4,
       total_chars: 6,
+      limited_by_bytes: false,
     });
     expect(paginateChars('abcdef', { offset: 4, maxChars: 4 })).toMatchObject({
       content: 'ef',
-      truncated: false,
+      has_more: false,
       next_offset: null,
     });
   });
@@ -63,10 +71,51 @@ describe('paginateChars', () => {
   it('handles the empty text and an offset at the end', () => {
     expect(paginateChars('', { maxChars: 10 })).toMatchObject({
       content: '',
-      truncated: false,
+      has_more: false,
       next_offset: null,
     });
     expect(paginateChars('abc', { offset: 3, maxChars: 10 }).content).toBe('');
+  });
+
+  it('stops a page before its JSON string form passes maxBytes, escapes and UTF-8 counted', () => {
+    // 'é' is 2 bytes, '世' 3, '😀' 4, a quote 2 escaped, a control character 6 (\u0001).
+    const text = 'é世😀"\u0001abc';
+    const whole = jsonBytes(text);
+    expect(paginateChars(text, { maxChars: 100, maxBytes: whole }).has_more).toBe(false);
+    const page = paginateChars(text, { maxChars: 100, maxBytes: whole - 1 });
+    expect(page).toMatchObject({ has_more: true, limited_by_bytes: true });
+    expect(jsonBytes(page.content)).toBeLessThanOrEqual(whole - 1);
+    // a budget that splits the astral character keeps the pair whole
+    const cut = paginateChars(text, { maxChars: 100, maxBytes: 2 + 2 + 3 + 2 });
+    expect(cut.content).toBe('é世');
+    expect(cut.next_offset).toBe(2);
+    // progress even when one character is over the budget
+    expect(paginateChars('😀x', { maxChars: 100, maxBytes: 3 }).content).toBe('😀');
+  });
+
+  it('reads any text back whole under a byte budget, each page within it', () => {
+    const unit = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 4 }),
+      fc.constantFrom('\r\n', '😀', '世', '"', '\\', '\u0007', '\ud800'),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(unit, { maxLength: 40 }),
+        fc.integer({ min: 8, max: 40 }),
+        (parts, maxBytes) => {
+          const text = parts.join('');
+          let offset: number | null = 0;
+          let joined = '';
+          while (offset !== null) {
+            const page = paginateChars(text, { offset, maxChars: 1000, maxBytes });
+            expect(jsonBytes(page.content)).toBeLessThanOrEqual(maxBytes);
+            joined += page.content;
+            offset = page.next_offset;
+          }
+          expect(joined).toBe(text);
+        },
+      ),
+    );
   });
 
   it('refuses offsets outside the text and a non-positive budget', () => {
@@ -198,7 +247,11 @@ describe('paginateLines', () => {
     fc.assert(
       fc.property(
         fc.array(
-          line.map((s) => s.replace(/[\r\n]/g, '')),
+          line
+            .map((s) => s.replace(/[\r\n]/g, ''))
+            // every line must fit the smallest budget (2 bytes for CRLF), or the first line of a
+            // page fails with LINE_TOO_LONG: some graphemes of 12 are over 60 bytes
+            .filter((s) => Buffer.byteLength(s, 'utf8') + 2 <= 60),
           { maxLength: 40 },
         ),
         fc.constantFrom('\n', '\r\n'),
@@ -224,5 +277,44 @@ describe('paginateLines', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('collectPage', () => {
+  const entry = (i: number) => ({ name: `entry-${i}`, body: 'x'.repeat(i === 7 ? 500 : 10) });
+
+  it('stops at limit or at the budget, building no item past the page', () => {
+    const built: number[] = [];
+    const item = (i: number) => {
+      built.push(i);
+      return entry(i);
+    };
+    const byCount = collectPage(5, { offset: 0, limit: 3, budget: new OutputBudget(10_000), item });
+    expect(byCount).toMatchObject({ has_more: true, next_offset: 3, limited_by_bytes: false });
+    expect(built).toEqual([0, 1, 2]);
+    const one = jsonBytes(entry(0)) + 1;
+    built.length = 0;
+    const byBytes = collectPage(5, {
+      offset: 1,
+      limit: 10,
+      budget: new OutputBudget(100 + 2 * one, 100),
+      item,
+    });
+    expect(byBytes.items.map((e) => e.name)).toEqual(['entry-1', 'entry-2']);
+    expect(byBytes).toMatchObject({ has_more: true, next_offset: 3, limited_by_bytes: true });
+    expect(built).toEqual([1, 2, 3]);
+    const last = collectPage(5, { offset: 3, limit: 10, budget: new OutputBudget(10_000), item });
+    expect(last).toMatchObject({ has_more: false, next_offset: null });
+  });
+
+  it('refuses an item that alone is over the budget, saying how to skip it', () => {
+    let error: ToolError | undefined;
+    try {
+      collectPage(10, { offset: 7, limit: 5, budget: new OutputBudget(200), item: entry });
+    } catch (e) {
+      error = e as ToolError;
+    }
+    expect(error?.code).toBe('OUTPUT_TOO_LARGE');
+    expect(error?.details).toMatchObject({ offset: 7, next_offset: 8, max_bytes: 200 });
   });
 });

@@ -7,11 +7,13 @@ export interface CharPage {
   /** Offset (UTF-16 code units) this page starts at; may be one less than asked, see below. */
   offset: number;
   /** True when characters remain after this page. */
-  truncated: boolean;
+  has_more: boolean;
   /** Offset of the next page, or null when this page reaches the end. */
   next_offset: number | null;
   /** Length of the whole text in UTF-16 code units. */
   total_chars: number;
+  /** True when the byte budget, not `maxChars`, ended the page. */
+  limited_by_bytes: boolean;
 }
 
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
@@ -22,11 +24,13 @@ const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
  * (JavaScript string indices). An `offset` that points between the halves of a pair is moved
  * back to the start of that character. A page is at most `maxChars` long, except that a page
  * always makes progress: when `maxChars` is 1 and the next character is astral, both halves
- * are returned. Throws `OFFSET_OUT_OF_RANGE` for an offset past the end or negative.
+ * are returned. With `maxBytes`, the page also stops before its JSON string form (UTF-8, with
+ * escapes) would exceed that many bytes, at least one character in. Throws
+ * `OFFSET_OUT_OF_RANGE` for an offset past the end or negative.
  */
 export function paginateChars(
   text: string,
-  options: { offset?: number; maxChars: number },
+  options: { offset?: number; maxChars: number; maxBytes?: number },
 ): CharPage {
   const total = text.length;
   let offset = options.offset ?? 0;
@@ -58,14 +62,145 @@ export function paginateChars(
   ) {
     end = end - 1 === offset ? end + 1 : end - 1;
   }
-  const truncated = end < total;
+  let limited = false;
+  if (options.maxBytes !== undefined) {
+    const fit = jsonPrefixEnd(text, offset, end, options.maxBytes - 2);
+    if (fit < end) {
+      limited = true;
+      const pair = isHigh(text.charCodeAt(offset)) && isLow(text.charCodeAt(offset + 1));
+      end = fit > offset ? fit : Math.min(end, offset + (pair ? 2 : 1));
+    }
+  }
+  const hasMore = end < total;
   return {
     content: text.slice(offset, end),
     offset,
-    truncated,
-    next_offset: truncated ? end : null,
+    has_more: hasMore,
+    next_offset: hasMore ? end : null,
     total_chars: total,
+    limited_by_bytes: limited,
   };
+}
+
+/** Bytes one UTF-16 code unit at `i` adds to a JSON string (a surrogate pair counts 2 + 2). */
+function jsonUnitBytes(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) {
+    if (c === 0x22 || c === 0x5c) return 2;
+    if (c >= 0x20) return 1;
+    return c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 2 : 6;
+  }
+  if (c < 0x800) return 2;
+  if (isHigh(c)) return isLow(text.charCodeAt(i + 1)) ? 2 : 6;
+  if (isLow(c)) return isHigh(text.charCodeAt(i - 1)) ? 2 : 6;
+  return 3;
+}
+
+/**
+ * Where a prefix of `text[from, to)` ends whose JSON string body (escapes included, quotes not)
+ * fits `maxBytes`, never inside a surrogate pair.
+ */
+function jsonPrefixEnd(text: string, from: number, to: number, maxBytes: number): number {
+  let bytes = 0;
+  let i = from;
+  while (i < to) {
+    const pair = isHigh(text.charCodeAt(i)) && isLow(text.charCodeAt(i + 1));
+    const cost = pair ? 4 : jsonUnitBytes(text, i);
+    if (bytes + cost > maxBytes) break;
+    bytes += cost;
+    i += pair ? 2 : 1;
+  }
+  return i;
+}
+
+/** Size of `value` as compact JSON, in UTF-8 bytes. */
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}
+
+/**
+ * The byte budget of one result, spent as it is built: a tool reserves its fixed fields first,
+ * then adds list items while they fit, and stops collecting once the next one would not.
+ */
+export class OutputBudget {
+  private spent: number;
+
+  /** `maxBytes`: the budget; `reserved`: bytes already committed (fixed fields, envelope). */
+  constructor(
+    readonly maxBytes: number,
+    reserved = 0,
+  ) {
+    this.spent = reserved;
+  }
+
+  /** Bytes committed so far. */
+  get used(): number {
+    return this.spent;
+  }
+
+  /** Bytes still free. */
+  get left(): number {
+    return this.maxBytes - this.spent;
+  }
+
+  /** Commits the compact JSON of `value` plus one separator byte if it fits; true when it did. */
+  take(value: unknown): boolean {
+    return this.takeBytes(jsonBytes(value) + 1);
+  }
+
+  /** Commits `bytes` if they fit; true when they did. */
+  takeBytes(bytes: number): boolean {
+    if (this.spent + bytes > this.maxBytes) return false;
+    this.spent += bytes;
+    return true;
+  }
+}
+
+/** One page of a list built under a byte budget; see {@link collectPage}. */
+export interface BudgetPage<R> {
+  /** The items of this page, in order. */
+  items: R[];
+  /** True when items follow this page. */
+  has_more: boolean;
+  /** Offset of the next page, or null at the end. */
+  next_offset: number | null;
+  /** True when the byte budget, not `limit`, ended the page. */
+  limited_by_bytes: boolean;
+}
+
+/**
+ * Builds one page of `total` items from `offset`: item `i` is made by `item(i)` only when it is
+ * reached, so nothing past the page is built. The page ends after `limit` items or before the
+ * first item that does not fit `budget`. An item that alone does not fit an empty page fails
+ * with `OUTPUT_TOO_LARGE`, whose details give its offset and the `next_offset` that skips it.
+ */
+export function collectPage<R>(
+  total: number,
+  options: { offset: number; limit: number; budget: OutputBudget; item: (index: number) => R },
+): BudgetPage<R> {
+  const { offset, limit, budget } = options;
+  const items: R[] = [];
+  let i = offset;
+  let limited = false;
+  for (; i < total && items.length < limit; i++) {
+    const value = options.item(i);
+    if (!budget.take(value)) {
+      if (items.length === 0) {
+        const bytes = jsonBytes(value);
+        throw new ToolError(
+          'OUTPUT_TOO_LARGE',
+          (n) =>
+            `entry ${i} of the list alone takes ${bytes} bytes of JSON, over the ${budget.maxBytes}-byte budget of one response; pass ${n('offset')} ${i + 1} to continue after it.`,
+          { details: { offset: i, next_offset: i + 1, bytes, max_bytes: budget.maxBytes } },
+        );
+      }
+      limited = true;
+      break;
+    }
+    items.push(value);
+  }
+  const hasMore = i < total;
+  return { items, has_more: hasMore, next_offset: hasMore ? i : null, limited_by_bytes: limited };
 }
 
 /** Where a line window starts and stops; see {@link planLines}. */

@@ -1,8 +1,22 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
-import { isToolError, ToolError, type ToolErrorPayload } from './errors.js';
+import { z } from 'zod';
+import {
+  isToolError,
+  respellError,
+  type Spelling,
+  ToolError,
+  type ToolErrorPayload,
+} from './errors.js';
 import { type ErrorMessages, localizedMessage, localizeError } from './messages.js';
+import {
+  camelCase,
+  type DerivedInput,
+  type DerivedOutput,
+  deriveInput,
+  deriveOutput,
+  type SurfaceFields,
+} from './surface.js';
 
 /** The four MCP tool annotations. Lectern tools always declare all of them. */
 export interface ToolAnnotations {
@@ -11,6 +25,33 @@ export interface ToolAnnotations {
   idempotentHint: boolean;
   openWorldHint: boolean;
 }
+
+/** A tool that only reads local data: no side effects, same answer for the same state. */
+export const READ_ONLY: ToolAnnotations = Object.freeze({
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+
+/**
+ * A tool that writes only its own derived state (an index), never the user's content: repeating
+ * the call changes nothing more.
+ */
+export const DERIVED_WRITE: ToolAnnotations = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+
+/** A tool that changes or removes the user's content: each call is a new change. */
+export const CONTENT_WRITE: ToolAnnotations = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+});
 
 /** What a handler receives beside its input. */
 export interface ToolContext {
@@ -48,6 +89,16 @@ export interface ToolDefinition<
    * error it raises with this catalogue, keeping the code. Default: messages as raised.
    */
   errors?: ErrorMessages;
+  /**
+   * The text block of a result (default: the result's compact JSON), for a surface whose result
+   * is one string field that clients read as the answer.
+   */
+  resultText?: (output: z.output<O>) => string;
+  /**
+   * Structured content of an error result, for a surface whose output schema can carry an error
+   * (e.g. `{ result }` holding the error's JSON). Default: none, the text block only.
+   */
+  errorContent?: (payload: ToolErrorPayload) => Record<string, unknown>;
   /** Returns the result object, or throws `ToolError` for a user error. */
   handler: (input: z.output<I>, context: ToolContext) => Promise<z.input<O>> | z.input<O>;
 }
@@ -119,13 +170,19 @@ export function resolveToolNames(
   return names;
 }
 
-function textResult(payload: unknown, isError: boolean): CallToolResult {
-  const text = JSON.stringify(payload);
-  // An error result carries its JSON in the text block only: SDK clients validate any
-  // structuredContent against the tool's output schema, even on errors.
-  if (isError) return { content: [{ type: 'text', text }], isError: true };
+function textResult(payload: unknown, isError: boolean, tool?: AnyToolDefinition): CallToolResult {
+  if (isError) {
+    const text = JSON.stringify(payload);
+    // An error result carries its JSON in the text block only (SDK clients validate any
+    // structuredContent against the tool's output schema, even on errors), unless the tool
+    // says how its output schema carries an error.
+    const structured = tool?.errorContent?.(payload as ToolErrorPayload);
+    return structured
+      ? { content: [{ type: 'text', text }], structuredContent: structured, isError: true }
+      : { content: [{ type: 'text', text }], isError: true };
+  }
   return {
-    content: [{ type: 'text', text }],
+    content: [{ type: 'text', text: tool?.resultText?.(payload) ?? JSON.stringify(payload) }],
     structuredContent: payload as Record<string, unknown>,
   };
 }
@@ -236,12 +293,12 @@ export function registerTools(
               new Error(`output of ${name} does not match its schema: ${parsed.error.message}`),
               name,
             );
-            return textResult(errorPayload(new Error('bad output'), name, tool.errors), true);
+            return textResult(errorPayload(new Error('bad output'), name, tool.errors), true, tool);
           }
-          return textResult(parsed.data, false);
+          return textResult(parsed.data, false, tool);
         } catch (error) {
           if (!isToolError(error)) report(error, name);
-          return textResult(errorPayload(error, name, tool.errors), true);
+          return textResult(errorPayload(error, name, tool.errors), true, tool);
         }
         // biome-ignore lint/suspicious/noExplicitAny: see above
       }) as any,
@@ -276,68 +333,165 @@ export interface AdaptOptions<
   name: string;
   title?: string;
   description: string;
-  inputSchema: I;
-  outputSchema: O;
   /** Overrides annotations; defaults to the native tool's. */
   annotations?: ToolAnnotations;
-  /** Turns the adapted input into the native tool's input. */
-  mapInput: (input: z.output<I>) => z.input<NI>;
-  /** Turns the native result into the adapted result. */
-  mapOutput: (output: z.output<NO>, input: z.output<I>) => z.input<O>;
-  /** Rewrites a native error before it is thrown (e.g. to rename fields in its message). */
-  mapError?: (error: unknown) => unknown;
+  /**
+   * `camel`: this surface spells native snake_case names in camelCase: input and output fields
+   * given without `from`, the parameter names error messages quote, and error detail keys.
+   */
+  case?: 'camel';
+  /**
+   * The surface's parameters, in order, each derived from a native one (see {@link FieldSpec}):
+   * names, descriptions and modifiers only; types, limits and defaults come from the native
+   * schema. Native parameters not listed are not offered (their native defaults apply).
+   */
+  input?: SurfaceFields;
+  /** The surface's result fields, derived from the native result the same way. */
+  output?: SurfaceFields;
+  /** Native input values this surface always sends, for parameters it does not offer. */
+  fixed?: Readonly<Record<string, unknown>>;
+  /**
+   * The last step from surface input to native input, for a surface parameter that has no one to
+   * one native counterpart (its field has its own `schema`).
+   */
+  toNative?: (
+    native: Record<string, unknown>,
+    input: Record<string, unknown>,
+  ) => Record<string, unknown>;
+  /**
+   * The surface returns its result as the JSON text of the `output` object in one string field
+   * `key` (the text block is that JSON too), and an error's JSON in the same field.
+   */
+  resultAsJson?: { key: string; describe: string };
+  /** Schema messages in the surface's language, e.g. `z.locales.es().localeError`. */
+  schemaErrors?: z.core.$ZodErrorMap;
+  /**
+   * This surface's names for native tools and parameters that its error messages may quote
+   * beyond its own inputs (e.g. sibling tools): `{ read_text: 'read_project_text' }`.
+   */
+  names?: Readonly<Record<string, string>>;
   /**
    * The language of the adapted tool's errors (see {@link ToolDefinition.errors}); its `names`
    * map native parameter names onto this surface's.
    */
   errors?: ErrorMessages;
+  /** Escape hatch: a hand-made input schema (with `mapInput`) instead of `input`. */
+  inputSchema?: I;
+  /** Escape hatch: a hand-made output schema (with `mapOutput`) instead of `output`. */
+  outputSchema?: O;
+  /** With `inputSchema`: turns the adapted input into the native tool's input. */
+  mapInput?: (input: z.output<I>) => z.input<NI>;
+  /** With `outputSchema`: turns the native result into the adapted result. */
+  mapOutput?: (output: z.output<NO>, input: z.output<I>) => z.input<O>;
 }
 
 /**
  * A tool that presents a native tool under another name, parameter spelling and result shape
- * (for presets). The native handler does the work; its input is re-validated with the native
- * schema, so defaults and limits are the native ones.
+ * (for presets). The surface is declared, not re-typed: `input` and `output` list the fields
+ * with their names and descriptions, and their schemas are derived from the native ones, so
+ * limits and defaults stay the native ones. The native handler does the work; its input is
+ * re-validated with the native schema. Errors reach the client in the surface's names: a
+ * message raised as a function of the names is spelled again with this surface's, and
+ * `details.param` with it; with `errors`, the catalogue of that language writes the message.
  */
 export function adaptTool<
   NI extends AnyObjectSchema,
   NO extends AnyObjectSchema,
-  I extends AnyObjectSchema,
-  O extends AnyObjectSchema,
+  I extends AnyObjectSchema = AnyObjectSchema,
+  O extends AnyObjectSchema = AnyObjectSchema,
 >(native: ToolDefinition<NI, NO>, options: AdaptOptions<NI, NO, I, O>): ToolDefinition<I, O> {
+  const derivedIn: DerivedInput | undefined = options.input
+    ? deriveInput(
+        native.inputSchema,
+        { ...(options.case ? { case: options.case } : {}), fields: options.input },
+        options.schemaErrors,
+      )
+    : undefined;
+  const derivedOut: DerivedOutput | undefined = options.output
+    ? deriveOutput(native.outputSchema, {
+        ...(options.case ? { case: options.case } : {}),
+        fields: options.output,
+      })
+    : undefined;
+  const names: Record<string, string> = {
+    [native.name]: options.name,
+    ...derivedIn?.names,
+    ...options.names,
+    ...options.errors?.names,
+  };
+  const spell: Spelling = (n) => names[n] ?? (options.case === 'camel' ? camelCase(n) : n);
+  const key: Spelling = options.case === 'camel' ? camelCase : (n) => n;
+  const errors = options.errors ? { ...options.errors, names } : undefined;
+  const json = options.resultAsJson;
+  const inputSchema = (derivedIn?.schema ?? options.inputSchema ?? native.inputSchema) as I;
+  const outputSchema = (
+    json
+      ? z.object({ [json.key]: z.string().describe(json.describe) })
+      : (derivedOut?.schema ?? options.outputSchema ?? native.outputSchema)
+  ) as O;
+  const toNative = (input: Record<string, unknown>): Record<string, unknown> => {
+    let out = derivedIn
+      ? derivedIn.toNative(input)
+      : options.mapInput
+        ? (options.mapInput(input as z.output<I>) as Record<string, unknown>)
+        : { ...input };
+    out = { ...out, ...options.fixed };
+    return options.toNative ? options.toNative(out, input) : out;
+  };
+  const fromNative = (output: z.output<NO>, input: z.output<I>): unknown => {
+    const shaped = derivedOut
+      ? derivedOut.fromNative(output as Record<string, unknown>)
+      : options.mapOutput
+        ? options.mapOutput(output, input)
+        : output;
+    return json ? { [json.key]: JSON.stringify(shaped) } : shaped;
+  };
   return {
     name: options.name,
     title: options.title ?? native.title,
     description: options.description,
-    inputSchema: options.inputSchema,
-    outputSchema: options.outputSchema,
+    inputSchema,
+    outputSchema,
     annotations: options.annotations ?? native.annotations,
-    ...(options.errors ? { errors: options.errors } : {}),
+    ...(errors ? { errors } : {}),
+    ...(json
+      ? {
+          resultText: (out: z.output<O>) => String((out as Record<string, unknown>)[json.key]),
+          errorContent: (payload: ToolErrorPayload) => ({ [json.key]: JSON.stringify(payload) }),
+        }
+      : {}),
     handler: async (input, context) => {
       try {
-        const parsedInput = native.inputSchema.safeParse(options.mapInput(input));
+        const parsedInput = native.inputSchema.safeParse(toNative(input));
         if (!parsedInput.success) {
-          const params = [
-            ...new Set(parsedInput.error.issues.map((i) => String(i.path[0] ?? '(input)'))),
-          ];
+          const issues = parsedInput.error;
+          const params = [...new Set(issues.issues.map((i) => String(i.path[0] ?? '(input)')))];
           throw new ToolError(
             'INVALID_INPUT',
-            `invalid input for ${options.name}: ${describeZodError(parsedInput.error)}`,
+            (n) => `invalid input for ${n(native.name)}: ${describeZodError(issues, n)}`,
             { details: { params } },
           );
         }
-        const nativeInput = parsedInput.data;
-        const out = native.outputSchema.parse(await native.handler(nativeInput, context));
-        return options.mapOutput(out, input);
+        const out = native.outputSchema.parse(await native.handler(parsedInput.data, context));
+        return fromNative(out, input) as z.input<O>;
       } catch (error) {
-        throw options.mapError ? options.mapError(error) : error;
+        // With a catalogue, registration writes the message in its language; here, the names.
+        throw errors ? error : respellError(error, spell, key);
       }
     },
   };
 }
 
-/** One line per problem: `path: message`, for error texts built from a zod error. */
-export function describeZodError(error: z.ZodError): string {
+/**
+ * One line per problem: `path: message`, for error texts built from a zod error; `name` spells
+ * the top-level parameter of each path (default: as the schema names it).
+ */
+export function describeZodError(error: z.ZodError, name: Spelling = (n) => n): string {
   return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(input)'}: ${issue.message}`)
+    .map((issue) => {
+      const [first, ...rest] = issue.path.map(String);
+      const path = first === undefined ? '(input)' : [name(first), ...rest].join('.');
+      return `${path}: ${issue.message}`;
+    })
     .join('; ');
 }

@@ -22,7 +22,9 @@ export function encodeCursor(kind: string, query: string, position: unknown): st
 function invalid(why: string): ToolError {
   return new ToolError(
     'INVALID_CURSOR',
-    `cursor is not valid (${why}); pass next_cursor exactly as an earlier call returned it, or omit cursor to start from the beginning.`,
+    (n) =>
+      `${n('cursor')} is not valid (${why}); pass ${n('next_cursor')} exactly as an earlier call returned it, or omit ${n('cursor')} to start from the beginning.`,
+    { details: { param: 'cursor' } },
   );
 }
 
@@ -54,13 +56,17 @@ export function decodeCursor<P>(
   if (k !== kind) {
     throw new ToolError(
       'CURSOR_MISMATCH',
-      `cursor was issued by ${k}, not ${kind}; pass it back to the tool that returned it.`,
+      (n) =>
+        `${n('cursor')} was issued by ${n(k)}, not ${n(kind)}; pass it back to the tool that returned it.`,
+      { details: { param: 'cursor' } },
     );
   }
   if (q !== query) {
     throw new ToolError(
       'CURSOR_MISMATCH',
-      'cursor was issued for different parameters; repeat the call with the same parameters as the call that returned it (only the page size may change), or omit cursor to start over.',
+      (n) =>
+        `${n('cursor')} was issued for different parameters; repeat the call with the same parameters as the call that returned it (only the page size may change), or omit ${n('cursor')} to start over.`,
+      { details: { param: 'cursor' } },
     );
   }
   if (!check(p)) throw invalid('bad position');

@@ -18,7 +18,9 @@ export async function checkStart(root: Root, path: string, allowFile: boolean): 
   if (found.relativePath.split('/').includes('.git')) {
     throw new ToolError(
       'PATH_EXCLUDED',
-      `path ${showPath(path)} is inside .git, which listing and search never enter; read a file there with read_text if you need it.`,
+      (n) =>
+        `${n('path')} ${showPath(path)} is inside .git, which listing and search never enter; read a file there with ${n('read_text')} if you need it.`,
+      { details: { param: 'path' } },
     );
   }
   if (found.stat.isDirectory()) return { path: found.relativePath, kind: 'folder' };
@@ -32,7 +34,9 @@ export async function checkStart(root: Root, path: string, allowFile: boolean): 
     if (allowFile) return { path: found.relativePath, kind: 'file' };
     throw new ToolError(
       'PATH_NOT_DIRECTORY',
-      `path ${path} is a file, not a folder; give a folder to list, or read the file with read_text.`,
+      (n) =>
+        `${n('path')} ${path} is a file, not a folder; give a folder to list, or read the file with ${n('read_text')}.`,
+      { details: { param: 'path' } },
     );
   }
   throw new ToolError(

@@ -119,14 +119,16 @@ function checkCount(name: string, value: number | undefined, max: number): void 
   if (!Number.isInteger(value) || value < 1) {
     throw new ToolError(
       'INVALID_RANGE',
-      `${name} must be a whole number of at least 1, got ${value}.`,
+      (n) => `${n(name)} must be a whole number of at least 1, got ${value}.`,
+      { details: { param: name } },
     );
   }
   if (value > max) {
     throw new ToolError(
       'LINE_LIMIT_EXCEEDED',
-      `${name} is ${value}, over the limit of ${max} lines per call; read the file in several calls with start_line.`,
-      { details: { max_lines: max } },
+      (n) =>
+        `${n(name)} is ${value}, over the limit of ${max} lines per call; read the file in several calls with ${n('start_line')}.`,
+      { details: { param: name, max_lines: max } },
     );
   }
 }
@@ -136,19 +138,24 @@ export function checkReadRequest(request: ReadLinesRequest, limits: LineLimits):
   if (typeof request.path !== 'string' || request.path === '') {
     throw new ToolError(
       'PATH_INVALID',
-      'path must be a non-empty file path relative to the workspace.',
+      (n) => `${n('path')} must be a non-empty file path relative to the workspace.`,
+      { details: { param: 'path' } },
     );
   }
   if (request.tail !== undefined && request.start_line !== undefined) {
     throw new ToolError(
       'INVALID_RANGE',
-      'tail reads the final lines and cannot be combined with start_line; pass one or the other.',
+      (n) =>
+        `${n('tail')} reads the final lines and cannot be combined with ${n('start_line')}; pass one or the other.`,
+      { details: { params: ['tail', 'start_line'] } },
     );
   }
   if (request.tail !== undefined && request.line_count !== undefined) {
     throw new ToolError(
       'INVALID_RANGE',
-      'tail already says how many final lines to read; do not pass line_count with it.',
+      (n) =>
+        `${n('tail')} already says how many final lines to read; do not pass ${n('line_count')} with it.`,
+      { details: { params: ['tail', 'line_count'] } },
     );
   }
   if (
@@ -157,7 +164,8 @@ export function checkReadRequest(request: ReadLinesRequest, limits: LineLimits):
   ) {
     throw new ToolError(
       'INVALID_RANGE',
-      `start_line must be a whole number of at least 1, got ${request.start_line}.`,
+      (n) => `${n('start_line')} must be a whole number of at least 1, got ${request.start_line}.`,
+      { details: { param: 'start_line' } },
     );
   }
   checkCount('line_count', request.line_count, limits.maxLines);
@@ -165,7 +173,9 @@ export function checkReadRequest(request: ReadLinesRequest, limits: LineLimits):
   if (request.expected_sha256 !== undefined && !isSha256(request.expected_sha256)) {
     throw new ToolError(
       'INVALID_SHA256',
-      'expected_sha256 must be 64 hexadecimal characters, as returned in sha256 by an earlier read.',
+      (n) =>
+        `${n('expected_sha256')} must be 64 hexadecimal characters, as returned in ${n('sha256')} by an earlier read.`,
+      { details: { param: 'expected_sha256' } },
     );
   }
 }
@@ -249,7 +259,8 @@ function tailTooLarge(
 ): ToolError {
   return new ToolError(
     'TAIL_TOO_LARGE',
-    `the final ${tail} lines of ${path} need ${bytes} bytes, over the ${budget}-byte ${what} of one read; at most the final ${fits} lines fit, so ask for fewer, or page with start_line.`,
+    (n) =>
+      `the final ${tail} lines of ${path} need ${bytes} bytes, over the ${budget}-byte ${what} of one read; at most the final ${fits} lines fit, so ask for fewer, or page with ${n('start_line')}.`,
     { details: { tail, bytes, max_bytes: budget, max_tail: fits } },
   );
 }

@@ -387,8 +387,15 @@ export function searchTextTool(ctx: LinesContext) {
               if (out.matches.length === 0) {
                 throw new ToolError(
                   'OUTPUT_TOO_LARGE',
-                  `one match with its context needs ${cost} bytes, over the ${formatBytes(limits.maxOutputBytes)} output budget; ask for fewer context_lines.`,
-                  { details: { bytes: cost, max_bytes: limits.maxOutputBytes } },
+                  (n) =>
+                    `one match with its context needs ${cost} bytes, over the ${formatBytes(limits.maxOutputBytes)} output budget; ask for fewer ${n('context_lines')}.`,
+                  {
+                    details: {
+                      param: 'context_lines',
+                      bytes: cost,
+                      max_bytes: limits.maxOutputBytes,
+                    },
+                  },
                 );
               }
               out.output_limited = true;

@@ -150,7 +150,7 @@ export function getSectionTool(index: DocsIndex) {
         chars: ext.content.length,
         matches,
         text: page.content,
-        truncated: page.truncated,
+        truncated: page.has_more,
         next_offset: page.next_offset,
         doc_id: doc.docId === null ? null : anchorOf(doc, null),
       };

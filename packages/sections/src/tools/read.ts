@@ -74,7 +74,7 @@ export function readTool(index: DocsIndex) {
         end_line: Math.max(ext.endLine, ref.start_line),
         content: page.content,
         offset: page.offset,
-        truncated: page.truncated,
+        truncated: page.has_more,
         next_offset: page.next_offset,
         total_chars: page.total_chars,
         version: doc.version,
