@@ -1,197 +1,130 @@
-import { type AnyToolDefinition, adaptTool } from '@lectern/core';
-import { z } from 'zod';
-import { MAX_NAME_CHARS, MAX_QUERY_CHARS } from '../lib/common.js';
+import { type AnyToolDefinition, adaptTool, type FieldRule, fieldLimits } from '@lectern/core';
 import { DocsIndex, type SectionsOptions } from '../lib/docs-index.js';
 import { outlineTool } from '../tools/outline.js';
 import { readTool } from '../tools/read.js';
 import { searchTool } from '../tools/search.js';
 import { whereTool } from '../tools/where.js';
 
-const lines = z
-  .object({
-    start: z.number().int().describe('First line (1-based).'),
-    end: z.number().int().describe('Last line, inclusive.'),
-  })
-  .describe('Line range of the section in its file.');
+/** The seed's `lines: { start, end }`, made of the native start_line and end_line. */
+const lines: FieldRule = {
+  from: '.',
+  describe: 'Line range of the section in its file.',
+  fields: {
+    start: { from: 'start_line', describe: 'First line (1-based).' },
+    end: { from: 'end_line', describe: 'Last line, inclusive.' },
+  },
+};
 
 const anchorText =
   "Section anchor '<doc_id>#<slug>' (e.g. 'guide/install#linux') or a bare doc_id for a whole page, as listed by atlas_outline or returned by atlas_search and atlas_where.";
 
 /**
- * The `atlas` preset (seed 000): atlas_read, atlas_where, atlas_search and atlas_outline,
- * adapted from the native tools with `adaptTool`.
+ * The `atlas` preset (seed 000): atlas_read, atlas_where, atlas_search and atlas_outline, each
+ * the native tool under core's `adaptTool` with the seed's names, its `lines` pairs and our
+ * descriptions; limits and defaults are the native ones.
  */
 export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinition[] {
   const index = options instanceof DocsIndex ? options : new DocsIndex(options);
-  const read = adaptTool(readTool(index), {
+
+  const nativeRead = readTool(index);
+  const page = fieldLimits(nativeRead.inputSchema, 'max_chars');
+  const read = adaptTool(nativeRead, {
     name: 'atlas_read',
     title: 'Read a doc section by anchor',
     description: [
       'Fetch the Markdown of one documentation section, addressed by anchor, a page of characters at a time.',
       'Use it once you hold an anchor: atlas_outline lists them, atlas_where and atlas_search return them. Not for finding sections by topic or by words (call atlas_where or atlas_search first); prefer it over opening documentation files directly, since it returns exactly the section asked for.',
-      'max_chars caps one page (default 3000, 100 to 50000) and subsections are included. When truncated is true, repeat the call with offset = next_offset until it is false; pages never split a character and concatenate to the exact section.',
+      `max_chars caps one page (default ${page.default}, ${page.min} to ${page.max}) and subsections are included. When truncated is true, repeat the call with offset = next_offset until it is false; pages never split a character and concatenate to the exact section.`,
       'An anchor that does not exist yields an error whose suggestions hold the nearest valid anchors (that page’s own anchors when only the part after # is wrong).',
     ].join('\n'),
-    inputSchema: z.object({
-      anchor: z.string().min(1).max(MAX_NAME_CHARS).describe(anchorText),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe(
-          'Character position to begin at (default 0); after a page with truncated true, send its next_offset.',
-        ),
-      max_chars: z
-        .number()
-        .int()
-        .min(100)
-        .max(50000)
-        .default(3000)
-        .describe('Upper bound on characters in this page, 100 to 50000 (default 3000).'),
-    }),
-    outputSchema: z.object({
-      anchor: z.string().describe('The anchor that was read.'),
-      heading: z.string().describe('Heading text (the page title for a whole page).'),
-      path: z.string().describe('File of the section, relative to its documentation root.'),
+    input: {
+      anchor: anchorText,
+      offset:
+        'Character position to begin at (default 0); after a page with truncated true, send its next_offset.',
+      max_chars: `Upper bound on characters in this page, ${page.min} to ${page.max} (default ${page.default}).`,
+    },
+    output: {
+      anchor: 'The anchor that was read.',
+      heading: 'Heading text (the page title for a whole page).',
+      path: 'File of the section, relative to its documentation root.',
       lines,
-      content: z.string().describe('This page of the section’s Markdown.'),
-      truncated: z.boolean().describe('True when more characters remain.'),
-      next_offset: z
-        .number()
-        .int()
-        .nullable()
-        .describe('Offset for the next page, or null when done.'),
-    }),
-    mapInput: (i) => ({
-      anchor: i.anchor,
-      offset: i.offset,
-      max_chars: i.max_chars,
-      include_subsections: true,
-    }),
-    mapOutput: (o) => ({
-      anchor: o.anchor,
-      heading: o.heading,
-      path: o.path,
-      lines: { start: o.start_line, end: o.end_line },
-      content: o.content,
-      truncated: o.truncated,
-      next_offset: o.next_offset,
-    }),
+      content: 'This page of the section’s Markdown.',
+      truncated: 'True when more characters remain.',
+      next_offset: 'Offset for the next page, or null when done.',
+    },
+    fixed: { include_subsections: true },
   });
-  const where = adaptTool(whereTool(index), {
+
+  const nativeWhere = whereTool(index);
+  const candidates = fieldLimits(nativeWhere.inputSchema, 'limit');
+  const where = adaptTool(nativeWhere, {
     name: 'atlas_where',
     title: 'Find where a topic is documented',
     description: [
       'Find the documentation sections most likely to cover a topic, given a term, phrase or plain question.',
       'Start here when you know what you need but not which page holds it, then open the best anchor with atlas_read; for every passage that mentions some words use atlas_search instead, and to browse the structure use atlas_outline.',
       'query is free text: a question works, since filler words such as how, do or the are ignored; sections whose heading contains the remaining words weigh most.',
-      'Returns up to limit candidates (default 3, at most 10), best first, each with anchor, heading path, file and line range; results are not paged, so raise limit or switch to atlas_search for more. A query without letters or digits is rejected with EMPTY_QUERY.',
+      `Returns up to limit candidates (default ${candidates.default}, at most ${candidates.max}), best first, each with anchor, heading path, file and line range; results are not paged, so raise limit or switch to atlas_search for more. A query without letters or digits is rejected with EMPTY_QUERY.`,
     ].join('\n'),
-    inputSchema: z.object({
-      query: z
-        .string()
-        .min(1)
-        .max(MAX_QUERY_CHARS)
-        .describe("Topic to locate, as words or a question, e.g. 'rotate API tokens'."),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(10)
-        .default(3)
-        .describe('Most candidate sections to return, 1 to 10 (default 3).'),
-    }),
-    outputSchema: z.object({
-      results: z
-        .array(
-          z.object({
-            anchor: z.string().describe('Anchor to pass to atlas_read.'),
-            heading: z.string().describe('Heading text.'),
-            heading_path: z
-              .array(z.string())
-              .describe('Enclosing headings, outermost first, ending with this one.'),
-            path: z.string().describe('File relative to its documentation root.'),
-            lines,
-            score: z.number().describe('Relevance, higher is better.'),
-          }),
-        )
-        .describe('Candidate sections, best first.'),
-    }),
-    mapInput: (i) => ({ query: i.query, limit: i.limit }),
-    mapOutput: (o) => ({
-      results: o.results.map((r) => ({
-        anchor: r.anchor,
-        heading: r.heading,
-        heading_path: r.heading_path,
-        path: r.path,
-        lines: { start: r.start_line, end: r.end_line },
-        score: r.score ?? 0,
-      })),
-    }),
+    input: {
+      query: {
+        required: true,
+        describe: "Topic to locate, as words or a question, e.g. 'rotate API tokens'.",
+      },
+      limit: `Most candidate sections to return, ${candidates.min} to ${candidates.max} (default ${candidates.default}).`,
+    },
+    output: {
+      results: {
+        describe: 'Candidate sections, best first.',
+        fields: {
+          anchor: 'Anchor to pass to atlas_read.',
+          heading: 'Heading text.',
+          heading_path: 'Enclosing headings, outermost first, ending with this one.',
+          path: 'File relative to its documentation root.',
+          lines,
+          score: { nullable: false, describe: 'Relevance, higher is better.' },
+        },
+      },
+    },
   });
-  const search = adaptTool(searchTool(index), {
+
+  const nativeSearch = searchTool(index);
+  const hits = fieldLimits(nativeSearch.inputSchema, 'limit');
+  const search = adaptTool(nativeSearch, {
     name: 'atlas_search',
     title: 'Search the documentation',
     description: [
       'Search all documentation sections for words or a phrase and list the matches ranked by relevance, with a snippet of each.',
       'Use it to gather every passage that mentions something, then open a hit with atlas_read by its anchor. Not for jumping to the single section that owns a topic: use atlas_where for that, and atlas_outline to browse a page’s structure.',
       'Matching ignores case and common English endings (configure, configured, configuration); headings count three times as much as body text, and sections containing all the words come first.',
-      'query is free text; punctuation is ignored. Results are paged: limit (default 10, up to 50) per call, then offset = next_offset for more. A query with no letters or digits is refused with EMPTY_QUERY.',
+      `query is free text; punctuation is ignored. Results are paged: limit (default ${hits.default}, up to ${hits.max}) per call, then offset = next_offset for more. A query with no letters or digits is refused with EMPTY_QUERY.`,
     ].join('\n'),
-    inputSchema: z.object({
-      query: z
-        .string()
-        .min(1)
-        .max(MAX_QUERY_CHARS)
-        .describe("Words or phrase to find, e.g. 'cache timeout'."),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(50)
-        .default(10)
-        .describe('Results per call, 1 to 50 (default 10).'),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe('Ranked results to skip (default 0); send next_offset to continue.'),
-    }),
-    outputSchema: z.object({
-      results: z
-        .array(
-          z.object({
-            anchor: z.string().describe('Anchor to pass to atlas_read.'),
-            heading: z.string().describe('Heading text.'),
-            heading_path: z.array(z.string()).describe('Enclosing headings, outermost first.'),
-            path: z.string().describe('File relative to its documentation root.'),
-            lines,
-            snippet: z.string().describe('Text around the first match.'),
-            score: z.number().describe('Relevance, higher is better.'),
-          }),
-        )
-        .describe('Matching sections, best first.'),
-      total: z.number().int().describe('How many sections match.'),
-      next_offset: z.number().int().nullable().describe('Offset of the next page, or null.'),
-    }),
-    mapInput: (i) => ({ query: i.query, limit: i.limit, offset: i.offset }),
-    mapOutput: (o) => ({
-      results: o.results.map((r) => ({
-        anchor: r.anchor,
-        heading: r.heading,
-        heading_path: r.heading_path,
-        path: r.path,
-        lines: { start: r.start_line, end: r.end_line },
-        snippet: r.snippet,
-        score: r.score,
-      })),
-      total: o.total,
-      next_offset: o.next_offset,
-    }),
+    input: {
+      query: "Words or phrase to find, e.g. 'cache timeout'.",
+      limit: `Results per call, ${hits.min} to ${hits.max} (default ${hits.default}).`,
+      offset: 'Ranked results to skip (default 0); send next_offset to continue.',
+    },
+    output: {
+      results: {
+        describe: 'Matching sections, best first.',
+        fields: {
+          anchor: 'Anchor to pass to atlas_read.',
+          heading: 'Heading text.',
+          heading_path: 'Enclosing headings, outermost first.',
+          path: 'File relative to its documentation root.',
+          lines,
+          snippet: 'Text around the first match.',
+          score: 'Relevance, higher is better.',
+        },
+      },
+      total: 'How many sections match.',
+      next_offset: 'Offset of the next page, or null.',
+    },
   });
-  const outline = adaptTool(outlineTool(index), {
+
+  const nativeOutline = outlineTool(index);
+  const depth = fieldLimits(nativeOutline.inputSchema, 'depth');
+  const outline = adaptTool(nativeOutline, {
     name: 'atlas_outline',
     title: 'Outline the documentation',
     description: [
@@ -200,82 +133,36 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
       'Each heading comes with its anchor, level, line range and size in characters (subsections included). depth limits the levels shown (default 6 for one page, 2 for all pages); the full listing is paged by page with offset and next_offset.',
       'Only Markdown files under the configured documentation roots are listed (hidden folders and node_modules skipped); files too large or not UTF-8 are left out. An unknown doc_id fails with DOC_NOT_FOUND and the nearest doc_ids as suggestions.',
     ].join('\n'),
-    inputSchema: z.object({
-      doc_id: z
-        .string()
-        .max(4096, 'a path is at most 4096 characters')
-        .min(1)
-        .optional()
-        .describe(
-          "Page to outline, by doc_id (its path without extension, e.g. 'guide/install'). Leave out for all pages.",
-        ),
-      depth: z
-        .number()
-        .int()
-        .min(1)
-        .max(6)
-        .optional()
-        .describe(
-          'Deepest heading level to list, 1 to 6 (default 6 for one page, 2 for all pages).',
-        ),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe('All-pages listing: pages to skip (default 0); send next_offset to continue.'),
-    }),
-    outputSchema: z.object({
-      documents: z
-        .array(
-          z.object({
-            doc_id: z.string().describe('Page id.'),
-            path: z.string().describe('File relative to its documentation root.'),
-            title: z.string().nullable().describe('Page title (first top-level heading), if any.'),
-            sections: z
-              .array(
-                z.object({
-                  anchor: z.string().describe('Anchor to pass to atlas_read.'),
-                  heading: z.string().describe('Heading text.'),
-                  level: z.number().int().describe('Heading level, 1 to 6.'),
-                  lines,
-                  chars: z
-                    .number()
-                    .int()
-                    .describe('Section size in characters, subsections included.'),
-                }),
-              )
-              .describe('Headings in page order.'),
-          }),
-        )
-        .describe('Outlined pages, sorted by doc_id.'),
-      total_documents: z.number().int().describe('Pages available.'),
-      next_offset: z
-        .number()
-        .int()
-        .nullable()
-        .describe('Offset of the next batch of pages, or null.'),
-    }),
-    mapInput: (i) =>
-      i.doc_id === undefined
-        ? { depth: i.depth, offset: i.offset, limit: 50 }
-        : { doc_id: i.doc_id, depth: i.depth, offset: i.offset, limit: 50 },
-    mapOutput: (o) => ({
-      documents: o.documents.map((d) => ({
-        doc_id: d.doc_id ?? '',
-        path: d.path ?? '',
-        title: d.title,
-        sections: d.sections.map((s) => ({
-          anchor: s.anchor,
-          heading: s.heading,
-          level: s.level,
-          lines: { start: s.start_line, end: s.end_line },
-          chars: s.chars,
-        })),
-      })),
-      total_documents: o.total_documents,
-      next_offset: o.next_offset,
-    }),
+    input: {
+      doc_id:
+        "Page to outline, by doc_id (its path without extension, e.g. 'guide/install'). Leave out for all pages.",
+      depth: `Deepest heading level to list, ${depth.min} to ${depth.max} (default 6 for one page, 2 for all pages).`,
+      offset: 'All-pages listing: pages to skip (default 0); send next_offset to continue.',
+    },
+    output: {
+      documents: {
+        describe: 'Outlined pages, sorted by doc_id.',
+        fields: {
+          doc_id: { nullable: false, describe: 'Page id.' },
+          path: { nullable: false, describe: 'File relative to its documentation root.' },
+          title: 'Page title (first top-level heading), if any.',
+          sections: {
+            describe: 'Headings in page order.',
+            fields: {
+              anchor: 'Anchor to pass to atlas_read.',
+              heading: 'Heading text.',
+              level: 'Heading level, 1 to 6.',
+              lines,
+              chars: 'Section size in characters, subsections included.',
+            },
+          },
+        },
+      },
+      total_documents: 'Pages available.',
+      next_offset: 'Offset of the next batch of pages, or null.',
+    },
+    fixed: { limit: 50 },
   });
+
   return [read, where, search, outline];
 }
