@@ -135,9 +135,19 @@ describe('calibrate on partial published scores', () => {
   it('measures the noise of repeated definitions', () => {
     const noise = noiseFloor(examples);
     expect(noise?.repeatedDefinitions).toBe(1);
-    expect(noise?.dimensions.behavioral_transparency).toEqual({ pairs: 1, meanAbsDiff: 1 });
+    // Scores 3 and 2: one point apart; answering 2 (or 3) is 0.5 off on average.
+    expect(noise?.dimensions.behavioral_transparency).toEqual({
+      pairs: 1,
+      meanAbsDiff: 1,
+      bestAnswerMae: 0.5,
+      observations: 2,
+    });
     expect(noise?.tdqs.meanAbsDiff).toBe(0.4);
     expect(noise?.tdqs.maeToGroupMean).toBe(0.2);
+    // 3.5 and 3.9: the median is 3.7, both 0.2 away; tiers A and A agree.
+    expect(noise?.tdqs.maeToGroupMedian).toBe(0.2);
+    expect(noise?.tdqs.bestTierAgreement).toBe(1);
+    expect(noise?.tdqs).toMatchObject({ definitions: 1, observations: 2 });
   });
 
   it('rejects a line that shows no published score at all', () => {
