@@ -1,4 +1,10 @@
-import { type AnyToolDefinition, adaptTool, localizedMessage } from '@lectern/core';
+import {
+  type AnyToolDefinition,
+  adaptTool,
+  fieldLimits,
+  localizedMessage,
+  READ_ONLY,
+} from '@lectern/core';
 import { z } from 'zod';
 import {
   fragmentOutputSchema,
@@ -6,29 +12,16 @@ import {
   searchOutputSchema,
   sourcesOutputSchema,
 } from '../lib/schemas.js';
-import {
-  DEFAULT_SEARCH_LIMIT,
-  MAX_FRAGMENT_LINES,
-  MAX_QUERY_CHARS,
-  MAX_SEARCH_LIMIT,
-  MAX_SEARCH_OFFSET,
-} from '../limits.js';
+import { MAX_FRAGMENT_LINES } from '../limits.js';
 import { memoryListSourcesTool } from '../tools/list-sources.js';
 import { memoryReadFragmentTool } from '../tools/read-fragment.js';
 import { memoryReindexTool } from '../tools/reindex.js';
-import { memorySearchTool } from '../tools/search.js';
+import { memorySearchInput, memorySearchTool } from '../tools/search.js';
 import type { MemoryStore } from '../types.js';
 import { MEMORIA_ERRORS } from './memoria-messages.js';
 
 /** Spanish messages for the schema checks of the preset's own parameters. */
 const es = z.locales.es().localeError;
-
-const READ_ONLY = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
 
 /**
  * The `memoria` preset: the memory tools with Spanish names, parameters and descriptions
@@ -37,6 +30,9 @@ const READ_ONLY = {
  * keep their native (English) names; their descriptions are in Spanish.
  */
 export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
+  const query = fieldLimits(memorySearchInput, 'query');
+  const limit = fieldLimits(memorySearchInput, 'limit');
+  const offset = fieldLimits(memorySearchInput, 'offset');
   const buscar = adaptTool(memorySearchTool(store), {
     name: 'buscar_memoria',
     title: 'Buscar en la memoria',
@@ -47,63 +43,41 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
       'Si ningún fragmento contiene todos los términos, devuelve los que tengan alguno y match vale "any".',
       'La primera llamada construye el índice si nunca se creó; los resultados reflejan la última reindexación y stale: true marca archivos editados después (ejecuta reindexar). Hasta 50 citas por página; continúa con next_offset. Una fuente desconocida falla con UNKNOWN_SOURCE y sugiere los ids válidos; una expresión FTS inválida con sintaxis_fts falla con INVALID_QUERY.',
     ].join(' '),
-    inputSchema: z.object({
-      consulta: z
-        .string({ error: es })
-        .min(1)
-        .max(MAX_QUERY_CHARS)
-        .describe(
-          `Palabras a buscar, de 1 a ${MAX_QUERY_CHARS} caracteres (hasta 32 términos). Ignora mayúsculas y acentos. Entre comillas dobles forman una frase exacta; con * al final buscan por prefijo (despl* encuentra despliegue). El resto de signos y las palabras AND, OR, NOT, NEAR son texto normal salvo con sintaxis_fts.`,
-        ),
-      fuente: z
-        .string({ error: es })
-        .max(64)
-        .optional()
-        .describe(
+    input: {
+      consulta: {
+        from: 'query',
+        describe: `Palabras a buscar, de 1 a ${query.max} caracteres (hasta 32 términos). Ignora mayúsculas y acentos. Entre comillas dobles forman una frase exacta; con * al final buscan por prefijo (despl* encuentra despliegue). El resto de signos y las palabras AND, OR, NOT, NEAR son texto normal salvo con sintaxis_fts.`,
+      },
+      fuente: {
+        from: 'source',
+        describe:
           'Limita la búsqueda a esta fuente, con el id que muestra listar_fuentes. Por defecto busca en todas.',
-        ),
-      patron_ruta: z
-        .string({ error: es })
-        .max(500)
-        .optional()
-        .describe(
+      },
+      patron_ruta: {
+        from: 'path_glob',
+        describe:
           'Limita la búsqueda a archivos cuya ruta cumple este glob, p. ej. "proyectos/**" o "**/2024-*.md"; se compara con la ruta dentro de la fuente y con "<fuente>/<ruta>". Por defecto, todos los archivos.',
-        ),
-      limite: z
-        .number({ error: es })
-        .int()
-        .min(1)
-        .max(MAX_SEARCH_LIMIT)
-        .optional()
-        .describe(
-          `Cantidad de citas por página, de 1 a ${MAX_SEARCH_LIMIT}. Por defecto ${DEFAULT_SEARCH_LIMIT}.`,
-        ),
-      desplazamiento: z
-        .number({ error: es })
-        .int()
-        .min(0)
-        .max(MAX_SEARCH_OFFSET)
-        .optional()
-        .describe(
-          `Citas que se saltan, de 0 a ${MAX_SEARCH_OFFSET}. Por defecto 0; para la página siguiente usa el next_offset de la respuesta anterior.`,
-        ),
-      sintaxis_fts: z
-        .boolean({ error: es })
-        .optional()
-        .describe(
+      },
+      limite: {
+        from: 'limit',
+        required: false,
+        describe: `Cantidad de citas por página, de 1 a ${limit.max}. Por defecto ${limit.default}.`,
+      },
+      desplazamiento: {
+        from: 'offset',
+        required: false,
+        describe: `Citas que se saltan, de 0 a ${offset.max}. Por defecto 0; para la página siguiente usa el next_offset de la respuesta anterior.`,
+      },
+      sintaxis_fts: {
+        from: 'raw',
+        required: false,
+        describe:
           'true envía la consulta a SQLite FTS5 sin escapar (AND/OR/NOT, NEAR(...), filtros heading_path: o body:); una expresión inválida falla con INVALID_QUERY. Por defecto false.',
-        ),
-    }),
+      },
+    },
+    schemaErrors: es,
     outputSchema: searchOutputSchema('es'),
     annotations: READ_ONLY,
-    mapInput: (i) => ({
-      query: i.consulta,
-      source: i.fuente,
-      path_glob: i.patron_ruta,
-      limit: i.limite,
-      offset: i.desplazamiento,
-      raw: i.sintaxis_fts,
-    }),
     mapOutput: (o) => o,
     errors: MEMORIA_ERRORS,
   });
@@ -118,34 +92,24 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
       'Solo abre archivos del índice: otra ruta falla con NOT_INDEXED y sugiere las rutas indexadas más parecidas, un archivo borrado después de indexar falla con FILE_DELETED y un desde posterior al final falla con LINE_OUT_OF_RANGE.',
       'stale: true indica que el archivo cambió tras indexarse y las líneas citadas pueden haberse movido; ejecuta reindexar y busca otra vez.',
     ].join(' '),
-    inputSchema: z.object({
-      archivo: z
-        .string({ error: es })
-        .min(1)
-        .max(4096)
-        .describe(
+    input: {
+      archivo: {
+        from: 'path',
+        describe:
           'Archivo a leer en la forma "<fuente>/<ruta>", copiado de una cita de buscar_memoria (p. ej. "notas/proyectos/alfa.md"). Se rechazan las rutas que no están en el índice.',
-        ),
-      desde: z
-        .number({ error: es })
-        .int()
-        .min(1)
-        .optional()
-        .describe(
-          `Número de la primera línea que se devuelve, contando desde 1. Por defecto 1, o hasta - ${MAX_FRAGMENT_LINES - 1} si solo se indica hasta. Normalmente el start_line de la cita (o algo antes, para tener contexto).`,
-        ),
-      hasta: z
-        .number({ error: es })
-        .int()
-        .min(1)
-        .optional()
-        .describe(
-          `Número de la última línea que se devuelve, incluida; como mucho desde + ${MAX_FRAGMENT_LINES - 1} (${MAX_FRAGMENT_LINES} líneas por llamada). Por defecto desde + ${MAX_FRAGMENT_LINES - 1}, recortado al final del archivo. Normalmente el end_line de la cita.`,
-        ),
-    }),
+      },
+      desde: {
+        from: 'start_line',
+        describe: `Número de la primera línea que se devuelve, contando desde 1. Por defecto 1, o hasta - ${MAX_FRAGMENT_LINES - 1} si solo se indica hasta. Normalmente el start_line de la cita (o algo antes, para tener contexto).`,
+      },
+      hasta: {
+        from: 'end_line',
+        describe: `Número de la última línea que se devuelve, incluida; como mucho desde + ${MAX_FRAGMENT_LINES - 1} (${MAX_FRAGMENT_LINES} líneas por llamada). Por defecto desde + ${MAX_FRAGMENT_LINES - 1}, recortado al final del archivo. Normalmente el end_line de la cita.`,
+      },
+    },
+    schemaErrors: es,
     outputSchema: fragmentOutputSchema('es'),
     annotations: READ_ONLY,
-    mapInput: (i) => ({ path: i.archivo, start_line: i.desde, end_line: i.hasta }),
     mapOutput: (o) => o,
     errors: MEMORIA_ERRORS,
   });
@@ -159,10 +123,9 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
       'Solo consulta metadatos de los archivos, sin leerlos ni calcular hashes, así que "changed" significa que cambió el tamaño o la fecha de modificación; problems cuenta archivos que la última reindexación no pudo indexar (reindexar los detalla con el motivo).',
       'warnings avisa si la base de datos estaba dañada y se reemplazó. No recibe parámetros ni modifica nada.',
     ].join(' '),
-    inputSchema: z.object({}),
+    input: {},
     outputSchema: sourcesOutputSchema('es'),
     annotations: READ_ONLY,
-    mapInput: () => ({}),
     mapOutput: (o) => o,
     errors: MEMORIA_ERRORS,
   });
@@ -177,16 +140,16 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
       'Los archivos que no se pueden indexar (UTF-8 inválido, binarios, más grandes que el límite) quedan fuera y aparecen en errors, sin que falle la llamada.',
       'Envía notificaciones de progreso si el cliente las pide; falla con INDEX_BUSY si otro proceso ocupa el índice más de un minuto. Solo escribe la base del índice, nunca las notas. Los errores y sus mensajes vienen en español, con códigos en inglés.',
     ].join(' '),
-    inputSchema: z.object({
-      completo: z
-        .boolean({ error: es })
-        .optional()
-        .describe(
+    input: {
+      completo: {
+        from: 'full',
+        required: false,
+        describe:
           'true descarta el índice y relee todos los archivos; por defecto false, que solo lee los archivos cuyo tamaño o fecha de modificación cambió.',
-        ),
-    }),
+      },
+    },
+    schemaErrors: es,
     outputSchema: reindexOutputSchema('es'),
-    mapInput: (i) => ({ full: i.completo }),
     // Files the reindex could not index carry a code: their reasons are given in Spanish too.
     mapOutput: (o) => ({
       ...o,

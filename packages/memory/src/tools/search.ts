@@ -24,7 +24,7 @@ export const memorySearchInput = z.object({
     ),
   source: z
     .string()
-    .max(64, 'an id is at most 64 characters')
+    .max(64)
     .optional()
     .describe(
       'Only search this source id, as listed by memory_list_sources. Default: every source.',
