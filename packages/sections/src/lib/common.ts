@@ -162,35 +162,56 @@ export const sourceFields = {
     ),
 };
 
+/** The three ways to name a document. */
+export type SourceKey = 'doc_id' | 'path' | 'text';
+
+/** Options of {@link checkSource} and {@link loadSource}. */
+export interface SourceOptions {
+  /** Whether one source must be given (default true); without one, null means all documents. */
+  required?: boolean;
+  /** The sources this tool offers, in the order messages list them (default all three). */
+  sources?: readonly SourceKey[];
+}
+
 /**
- * The document named by exactly one of doc_id, path and text. With `required` false and none
- * given, returns null (meaning: all documents). Throws `SOURCE_CONFLICT` for two or more and
- * `SOURCE_MISSING` for none when one is required.
+ * Which one of the offered sources `input` gives: throws `SOURCE_CONFLICT` for two or more and,
+ * when one is required, `SOURCE_MISSING` for none. Messages name the parameters as data (a
+ * function of the names), so a preset that spells them otherwise shows its own names.
+ */
+export function checkSource(
+  input: { doc_id?: unknown; path?: unknown; text?: unknown },
+  options: SourceOptions = {},
+): SourceKey | undefined {
+  const sources = options.sources ?? (['doc_id', 'path', 'text'] as const);
+  const given = sources.filter((k) => input[k] !== undefined);
+  const list = (n: (p: string) => string) => sources.map(n).join(', ');
+  if (given.length > 1) {
+    throw new ToolError(
+      'SOURCE_CONFLICT',
+      (n) => `give only one of ${list(n)}; got ${given.map(n).join(' and ')}.`,
+      { details: { params: [...given] } },
+    );
+  }
+  const which = given[0];
+  if (which === undefined && options.required !== false) {
+    throw new ToolError('SOURCE_MISSING', (n) => `give one of ${list(n)} to name the document.`, {
+      details: { params: [...sources] },
+    });
+  }
+  return which;
+}
+
+/**
+ * The document named by exactly one of doc_id, path and text (see {@link checkSource}); with
+ * `required` false and none given, null (meaning: all documents).
  */
 export async function loadSource(
   index: DocsIndex,
   input: { doc_id?: string | undefined; path?: string | undefined; text?: string | undefined },
-  options: { required: boolean; names?: { doc_id?: string; path?: string; text?: string } } = {
-    required: true,
-  },
+  options: SourceOptions = {},
 ): Promise<IndexedDoc | null> {
-  const names = { doc_id: 'doc_id', path: 'path', text: 'text', ...options.names };
-  const given = (['doc_id', 'path', 'text'] as const).filter((k) => input[k] !== undefined);
-  const allowed = (['doc_id', 'path', 'text'] as const).filter(
-    (k) => k in names && names[k] !== '',
-  );
-  const list = allowed.map((k) => names[k]).join(', ');
-  if (given.length > 1) {
-    throw new ToolError(
-      'SOURCE_CONFLICT',
-      `give only one of ${list}; got ${given.map((k) => names[k]).join(' and ')}.`,
-    );
-  }
-  const which = given[0];
-  if (which === undefined) {
-    if (!options.required) return null;
-    throw new ToolError('SOURCE_MISSING', `give one of ${list} to name the document.`);
-  }
+  const which = checkSource(input, options);
+  if (which === undefined) return null;
   if (which === 'text') return index.parseText(input.text!);
   if (which === 'path') return index.loadPath(input.path!);
   return index.getDocument(input.doc_id!);

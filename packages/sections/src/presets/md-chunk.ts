@@ -1,46 +1,42 @@
-import { type AnyToolDefinition, adaptTool, ToolError } from '@lectern/core';
+import { type AnyToolDefinition, adaptTool, type FieldRule, fieldLimits } from '@lectern/core';
 import { z } from 'zod';
-import { MAX_TEXT_CHARS } from '../lib/common.js';
+import { checkSource, type SourceKey } from '../lib/common.js';
 import { DocsIndex, type SectionsOptions } from '../lib/docs-index.js';
 import { chunkTool } from '../tools/chunk.js';
 import { getSectionTool } from '../tools/get-section.js';
 import { outlineTool } from '../tools/outline.js';
 
-const pathField = z
-  .string()
-  .max(4096, 'a path is at most 4096 characters')
-  .min(1)
-  .optional()
-  .describe(
+const path: FieldRule = {
+  describe:
     'Markdown or plain-text file inside the configured documentation root: relative to it, or absolute under it (UTF-8, at most 10 MB). Omit when sending text.',
-  );
-const textField = z
-  .string()
-  .max(MAX_TEXT_CHARS)
-  .optional()
-  .describe('Raw Markdown to work on in place of a file (at most 10 MB). Omit when sending path.');
+};
+const text: FieldRule = {
+  describe: 'Raw Markdown to work on in place of a file (at most 10 MB). Omit when sending path.',
+};
+
+/** This preset names a document by path or text only, and always names one. */
+const SOURCES: readonly SourceKey[] = ['path', 'text'];
+const oneSource = (native: Record<string, unknown>) => {
+  checkSource(native, { sources: SOURCES });
+  return native;
+};
+
+/** The seed's chunk budget and page size (the native tool's own defaults are larger). */
+const CHUNK_CHARS = 2000;
+const CHUNKS_PER_CALL = 50;
 
 const slugOf = (anchor: string) => anchor.slice(anchor.lastIndexOf('#') + 1);
 
-function exactlyOne(i: { path?: string | undefined; text?: string | undefined }): void {
-  if (i.path !== undefined && i.text !== undefined) {
-    throw new ToolError('SOURCE_CONFLICT', 'send either path or text, not both.');
-  }
-  if (i.path === undefined && i.text === undefined) {
-    throw new ToolError(
-      'SOURCE_MISSING',
-      'send path (a file in the documentation root) or text (raw Markdown).',
-    );
-  }
-}
-
 /**
- * The `md-chunk` preset (seed 002): get_section, outline_markdown and chunk_markdown, adapted
- * from the native tools with `adaptTool`.
+ * The `md-chunk` preset (seed 002): get_section, outline_markdown and chunk_markdown, each the
+ * native tool under core's `adaptTool` with the seed's names and our descriptions; a document is
+ * named by path or text only, and limits are the native ones.
  */
 export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefinition[] {
   const index = options instanceof DocsIndex ? options : new DocsIndex(options);
-  const getSection = adaptTool(getSectionTool(index), {
+  const nativeGet = getSectionTool(index);
+  const sectionPage = fieldLimits(nativeGet.inputSchema, 'max_chars');
+  const getSection = adaptTool(nativeGet, {
     name: 'get_section',
     title: 'Get one Markdown section',
     description: [
@@ -49,77 +45,34 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       'Send exactly one of path and text. anchor beats heading; heading is compared without regard to case. When several headings share the title the first is returned and matches says how many there are: take the anchor of another from outline_markdown.',
       'Nested lower-level headings are included unless include_subsections is false. If nothing matches, the error carries the document’s headings (nearest first in suggestions).',
     ].join('\n'),
-    inputSchema: z.object({
-      path: pathField,
-      text: textField,
-      anchor: z
-        .string()
-        .max(4096, 'an anchor is at most 4096 characters')
-        .min(1)
-        .optional()
-        .describe(
-          "Anchor slug as listed by outline_markdown, e.g. 'install', or 'install-1' for a repeated 'Install' heading. Takes precedence over heading.",
-        ),
-      heading: z
-        .string()
-        .max(1000, 'a heading is at most 1000 characters')
-        .min(1)
-        .optional()
-        .describe(
-          "Title of the heading to look up, e.g. 'Install'; letter case is ignored. Omit when sending anchor.",
-        ),
-      include_subsections: z
-        .boolean()
-        .default(true)
-        .describe(
-          'True (default) keeps the nested lower-level headings and their text; false stops at the next heading.',
-        ),
-    }),
-    outputSchema: z.object({
-      title: z.string().describe('Heading text of the section.'),
-      heading_path: z
-        .array(z.string())
-        .describe('Enclosing headings, outermost first, ending with this one.'),
-      level: z.number().int().describe('Heading level, 1 to 6.'),
-      anchor: z.string().describe('Anchor slug, unique in the document.'),
-      start_line: z.number().int().describe('Line of the heading (1-based).'),
-      end_line: z.number().int().describe('Last line of the section.'),
-      chars: z.number().int().describe('Section length in characters.'),
-      matches: z
-        .number()
-        .int()
-        .describe('Sections sharing the requested title (1 when found by anchor).'),
-      text: z
-        .string()
-        .describe('Markdown of the section (cut at 200000 characters, see truncated).'),
-      truncated: z.boolean().describe('True when text was cut at 200000 characters.'),
-    }),
-    mapInput: (i) => {
-      exactlyOne(i);
-      return {
-        path: i.path,
-        text: i.text,
-        anchor: i.anchor,
-        heading: i.heading,
-        include_subsections: i.include_subsections,
-        offset: 0,
-        max_chars: 200000,
-      };
+    input: {
+      path,
+      text,
+      anchor:
+        "Anchor slug as listed by outline_markdown, e.g. 'install', or 'install-1' for a repeated 'Install' heading. Takes precedence over heading.",
+      heading:
+        "Title of the heading to look up, e.g. 'Install'; letter case is ignored. Omit when sending anchor.",
+      include_subsections:
+        'True (default) keeps the nested lower-level headings and their text; false stops at the next heading.',
     },
-    mapOutput: (o) => ({
-      title: o.title,
-      heading_path: o.heading_path,
-      level: o.level,
-      anchor: o.anchor,
-      start_line: o.start_line,
-      end_line: o.end_line,
-      chars: o.chars,
-      matches: o.matches,
-      text: o.text,
-      truncated: o.truncated,
-    }),
+    output: {
+      title: 'Heading text of the section.',
+      heading_path: 'Enclosing headings, outermost first, ending with this one.',
+      level: 'Heading level, 1 to 6.',
+      anchor: 'Anchor slug, unique in the document.',
+      start_line: 'Line of the heading (1-based).',
+      end_line: 'Last line of the section.',
+      chars: 'Section length in characters.',
+      matches: 'Sections sharing the requested title (1 when found by anchor).',
+      text: `Markdown of the section (cut at ${sectionPage.max} characters, see truncated).`,
+      truncated: `True when text was cut at ${sectionPage.max} characters.`,
+    },
+    fixed: { offset: 0, max_chars: sectionPage.max },
+    toNative: oneSource,
   });
-  const outline = adaptTool(outlineTool(index), {
+  const nativeOutline = outlineTool(index);
+  const depth = fieldLimits(nativeOutline.inputSchema, 'depth');
+  const outline = adaptTool(nativeOutline, {
     name: 'outline_markdown',
     title: 'List the headings of a Markdown document',
     description: [
@@ -128,126 +81,85 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       'Only real headings count: lines inside code fences, HTML blocks or front matter are skipped, and setext (underlined) headings are recognised. max_depth hides levels deeper than it (default 6: all).',
       'Send exactly one of path and text; files over 10 MB or outside the root are refused with an error naming the problem.',
     ].join('\n'),
-    inputSchema: z.object({
-      path: pathField,
-      text: textField,
-      max_depth: z
-        .number()
-        .int()
-        .min(1)
-        .max(6)
-        .default(6)
-        .describe('Deepest heading level to list, 1 to 6 (default 6).'),
-    }),
-    outputSchema: z.object({
-      title: z
-        .string()
-        .nullable()
-        .describe('Document title (first level-1 heading, else first heading), or null.'),
-      headings: z
-        .array(
-          z.object({
-            title: z.string().describe('Heading text.'),
-            level: z.number().int().describe('Heading level, 1 to 6.'),
-            anchor: z.string().describe('Anchor slug for get_section.'),
-            start_line: z.number().int().describe('Line of the heading (1-based).'),
-            end_line: z.number().int().describe('Last line of the section, subsections included.'),
-            chars: z.number().int().describe('Section size in characters, subsections included.'),
-          }),
-        )
-        .describe('Headings in document order.'),
-      total: z.number().int().describe('Number of headings listed.'),
-    }),
-    mapInput: (i) => {
-      exactlyOne(i);
-      return { path: i.path, text: i.text, depth: i.max_depth, offset: 0, limit: 1 };
+    input: {
+      path,
+      text,
+      max_depth: {
+        from: 'depth',
+        default: depth.max,
+        describe: `Deepest heading level to list, ${depth.min} to ${depth.max} (default ${depth.max}).`,
+      },
     },
-    mapOutput: (o) => {
-      const d = o.documents[0]!;
-      return {
-        title: d.title,
-        headings: d.sections.map((s) => ({
-          title: s.heading,
-          level: s.level,
-          anchor: slugOf(s.anchor),
-          start_line: s.start_line,
-          end_line: s.end_line,
-          chars: s.chars,
-        })),
-        total: d.sections.length,
-      };
+    output: {
+      title: {
+        from: 'documents.0.title',
+        describe: 'Document title (first level-1 heading, else first heading), or null.',
+      },
+      headings: {
+        from: 'documents.0.sections',
+        describe: 'Headings in document order.',
+        fields: {
+          title: { from: 'heading', describe: 'Heading text.' },
+          level: 'Heading level, 1 to 6.',
+          anchor: { describe: 'Anchor slug for get_section.', value: (a) => slugOf(String(a)) },
+          start_line: 'Line of the heading (1-based).',
+          end_line: 'Last line of the section, subsections included.',
+          chars: 'Section size in characters, subsections included.',
+        },
+      },
+      total: {
+        from: 'documents.0.sections',
+        schema: z.number().int().describe('Number of headings listed.'),
+        value: (sections) => (sections as unknown[]).length,
+      },
     },
+    fixed: { offset: 0, limit: 1 },
+    toNative: oneSource,
   });
-  const chunk = adaptTool(chunkTool(index), {
+  const nativeChunk = chunkTool(index);
+  const budget = fieldLimits(nativeChunk.inputSchema, 'max_chars');
+  const chunk = adaptTool(nativeChunk, {
     name: 'chunk_markdown',
     title: 'Split Markdown into chunks',
     description: [
       'Split a whole Markdown file or text into consecutive chunks that follow its headings and stay under a character budget, ready for embedding.',
       'Use it to ingest or index an entire document; for one section use get_section, for the heading list use outline_markdown.',
-      'Sections that fit max_chars (default 2000) with their subsections stay whole; bigger ones are divided at blank lines, and code fences or tables are never cut (one that alone exceeds the budget is returned whole with oversized set). Front matter is dropped.',
-      'path names a file inside the documentation root and text is raw Markdown: send exactly one. Both or neither, a file over 10 MB, outside the root or not UTF-8 is refused with an error naming the problem. Up to 50 chunks come per call; continue with offset = next_offset.',
+      `Sections that fit max_chars (default ${CHUNK_CHARS}) with their subsections stay whole; bigger ones are divided at blank lines, and code fences or tables are never cut (one that alone exceeds the budget is returned whole with oversized set). Front matter is dropped.`,
+      `path names a file inside the documentation root and text is raw Markdown: send exactly one. Both or neither, a file over 10 MB, outside the root or not UTF-8 is refused with an error naming the problem. Up to ${CHUNKS_PER_CALL} chunks come per call; continue with offset = next_offset.`,
     ].join('\n'),
-    inputSchema: z.object({
-      path: pathField,
-      text: textField,
-      max_chars: z
-        .number()
-        .int()
-        .min(200)
-        .max(100000)
-        .default(2000)
-        .describe('Character budget per chunk, 200 to 100000 (default 2000).'),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe('Index of the first chunk to return (default 0); send next_offset to continue.'),
-    }),
-    outputSchema: z.object({
-      chunks: z
-        .array(
-          z.object({
-            index: z.number().int().describe('Chunk position, from 0.'),
-            heading_path: z
-              .array(z.string())
-              .describe('Headings enclosing the chunk, outermost first.'),
-            anchor: z
-              .string()
-              .describe(
-                'Anchor slug of the section the chunk belongs to ("" before the first heading).',
-              ),
-            start_line: z.number().int().describe('First line (1-based).'),
-            end_line: z.number().int().describe('Last line.'),
-            chars: z.number().int().describe('Length of text.'),
-            oversized: z
-              .boolean()
-              .describe('True when an uncuttable code fence or table exceeds max_chars.'),
-            text: z.string().describe('Markdown of the chunk.'),
-          }),
-        )
-        .describe('Chunks in document order.'),
-      total_chunks: z.number().int().describe('Chunks in the whole document.'),
-      next_offset: z.number().int().nullable().describe('Offset of the next batch, or null.'),
-    }),
-    mapInput: (i) => {
-      exactlyOne(i);
-      return { path: i.path, text: i.text, max_chars: i.max_chars, offset: i.offset, limit: 50 };
+    input: {
+      path,
+      text,
+      max_chars: {
+        default: CHUNK_CHARS,
+        describe: `Character budget per chunk, ${budget.min} to ${budget.max} (default ${CHUNK_CHARS}).`,
+      },
+      offset: 'Index of the first chunk to return (default 0); send next_offset to continue.',
     },
-    mapOutput: (o) => ({
-      chunks: o.chunks.map((c) => ({
-        index: c.index,
-        heading_path: c.heading_path,
-        anchor: c.heading_path.length === 0 ? '' : slugOf(c.anchor),
-        start_line: c.start_line,
-        end_line: c.end_line,
-        chars: c.chars,
-        oversized: c.oversized,
-        text: c.text,
-      })),
-      total_chunks: o.total_chunks,
-      next_offset: o.next_offset,
-    }),
+    output: {
+      chunks: {
+        describe: 'Chunks in document order.',
+        fields: {
+          index: 'Chunk position, from 0.',
+          heading_path: 'Headings enclosing the chunk, outermost first.',
+          anchor: {
+            describe:
+              'Anchor slug of the section the chunk belongs to ("" before the first heading).',
+            value: (a, chunk) =>
+              (chunk.heading_path as unknown[]).length === 0 ? '' : slugOf(String(a)),
+          },
+          start_line: 'First line (1-based).',
+          end_line: 'Last line.',
+          chars: 'Length of text.',
+          oversized: 'True when an uncuttable code fence or table exceeds max_chars.',
+          text: 'Markdown of the chunk.',
+        },
+      },
+      total_chunks: 'Chunks in the whole document.',
+      next_offset: 'Offset of the next batch, or null.',
+    },
+    fixed: { limit: CHUNKS_PER_CALL },
+    toNative: oneSource,
   });
   return [getSection, outline, chunk];
 }

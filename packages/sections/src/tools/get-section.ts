@@ -100,10 +100,7 @@ export function getSectionTool(index: DocsIndex) {
     }),
     annotations: READ_ONLY,
     handler: async (input) => {
-      const doc = (await loadSource(index, input, {
-        required: true,
-        names: { path: 'path', text: 'text', doc_id: '' },
-      }))!;
+      const doc = (await loadSource(index, input, { sources: ['path', 'text'] }))!;
       const sections = doc.model.sections;
       let section: Section | undefined;
       let matches = 1;

@@ -114,10 +114,7 @@ export function whereTool(index: DocsIndex) {
           'give query to locate a topic, or line with path or doc_id to find the section enclosing that line.',
         );
       }
-      const doc = (await loadSource(index, input, {
-        required: true,
-        names: { doc_id: 'doc_id', path: 'path', text: '' },
-      }))!;
+      const doc = (await loadSource(index, input, { sources: ['doc_id', 'path'] }))!;
       if (input.line > Math.max(doc.model.totalLines, 1)) {
         throw new ToolError(
           'LINE_OUT_OF_RANGE',
