@@ -49,9 +49,13 @@ describe('atlas preset surface', () => {
       maximum: 50000,
       default: 3000,
     });
-    expect(Object.keys(tool('atlas_read').outputSchema.properties).sort()).toEqual(
-      ['anchor', 'content', 'heading', 'lines', 'next_offset', 'path', 'truncated'].sort(),
-    );
+    // the seed's output schema: one required string, the JSON of the answer
+    expect(tool('atlas_read').outputSchema).toMatchObject({
+      type: 'object',
+      properties: { result: { type: 'string' } },
+      required: ['result'],
+    });
+    expect(Object.keys(tool('atlas_read').outputSchema.properties)).toEqual(['result']);
   });
 
   it('the other tools take the designed parameters', () => {
@@ -80,7 +84,10 @@ describe('atlas preset calls', () => {
   it('atlas_read returns the seed shape and rejects max_chars 99 and 50001', async () => {
     const r = await s.call('atlas_read', { anchor: 'guide#macos' });
     expect(r.isError).toBe(false);
-    expect(r.data).toEqual({
+    // structuredContent.result is the JSON, and the text block is the same JSON
+    expect(Object.keys(r.data)).toEqual(['result']);
+    expect(r.text).toBe(r.data.result);
+    expect(JSON.parse(r.data.result)).toEqual({
       anchor: 'guide#macos',
       heading: 'macOS',
       path: 'guide.md',
@@ -94,13 +101,16 @@ describe('atlas preset calls', () => {
     }
     expect((await s.call('atlas_read', { anchor: 'guide', offset: -1 })).isError).toBe(true);
     const page = await s.call('atlas_read', { anchor: 'wide', max_chars: 100 });
-    expect(page.data).toMatchObject({ truncated: true, next_offset: 100 });
+    expect(JSON.parse(page.data.result)).toMatchObject({ truncated: true, next_offset: 100 });
   });
 
-  it('atlas_read suggests the closest anchors for an unknown one', async () => {
+  it('atlas_read suggests the closest anchors for an unknown one, in result', async () => {
     const r = await s.call('atlas_read', { anchor: 'guide#instal' });
-    expect(r.data).toMatchObject({ code: 'ANCHOR_NOT_FOUND' });
-    expect(r.data.suggestions[0]).toBe('guide#install');
+    expect(r.isError).toBe(true);
+    const error = JSON.parse(r.data.result);
+    expect(error).toMatchObject({ code: 'ANCHOR_NOT_FOUND' });
+    expect(error.suggestions[0]).toBe('guide#install');
+    expect(JSON.parse(r.text)).toEqual(error);
   });
 
   it('atlas_where, atlas_search and atlas_outline answer', async () => {

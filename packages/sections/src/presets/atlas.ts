@@ -36,6 +36,7 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
       'Use it once you hold an anchor: atlas_outline lists them, atlas_where and atlas_search return them. Not for finding sections by topic or by words (call atlas_where or atlas_search first); prefer it over opening documentation files directly, since it returns exactly the section asked for.',
       `max_chars caps one page (default ${page.default}, ${page.min} to ${page.max}) and subsections are included. When truncated is true, repeat the call with offset = next_offset until it is false; pages never split a character and concatenate to the exact section.`,
       'An anchor that does not exist yields an error whose suggestions hold the nearest valid anchors (that page’s own anchors when only the part after # is wrong).',
+      'The answer comes as JSON text in the single field result: content, truncated and next_offset with the anchor, heading, path and lines it was read from; on failure result holds error, code and suggestions instead.',
     ].join('\n'),
     input: {
       anchor: anchorText,
@@ -53,6 +54,11 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
       next_offset: 'Offset for the next page, or null when done.',
     },
     fixed: { include_subsections: true },
+    resultAsJson: {
+      key: 'result',
+      describe:
+        'JSON text of the page read ({anchor, heading, path, lines: {start, end}, content, truncated, next_offset}), or of the error ({error, code, suggestions}).',
+    },
   });
 
   const nativeWhere = whereTool(index);

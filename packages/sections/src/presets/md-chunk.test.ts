@@ -29,15 +29,19 @@ describe('md-chunk preset surface', () => {
       expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
   });
 
-  it('get_section takes the seed parameters with include_subsections defaulting to true', () => {
+  it('get_section takes the seed parameters (plus offset) with include_subsections defaulting to true', () => {
     const schema = tool('get_section').inputSchema;
     expect(Object.keys(schema.properties).sort()).toEqual([
       'anchor',
       'heading',
       'include_subsections',
+      'offset',
       'path',
       'text',
     ]);
+    // the seed's callers send "" for what they leave out: no string field refuses it
+    for (const k of ['anchor', 'heading', 'path', 'text'])
+      expect(schema.properties[k].minLength).toBeUndefined();
     expect(schema.required ?? []).toEqual([]);
     expect(schema.properties.include_subsections).toMatchObject({ type: 'boolean', default: true });
     expect(Object.keys(tool('get_section').outputSchema.properties)).toEqual(
@@ -95,9 +99,54 @@ describe('md-chunk preset calls', () => {
       matches: 2,
       text: '## Install\n\nFirst.\n\n### Example\n\nOne.',
       truncated: false,
+      next_offset: null,
     });
     const second = await s.call('get_section', { text: '# A\n## B\nx\n## B\ny\n', anchor: 'b-1' });
     expect(second.data).toMatchObject({ title: 'B', start_line: 4, text: '## B\ny', matches: 1 });
+  });
+
+  it('get_section treats empty strings as not given, as the seed asks callers to send them', async () => {
+    const byHeading = await s.call('get_section', {
+      path: 'faq.md',
+      text: '',
+      anchor: '',
+      heading: 'install',
+    });
+    expect(byHeading.isError).toBe(false);
+    expect(byHeading.data).toMatchObject({ title: 'Install', matches: 2 });
+    const byAnchor = await s.call('get_section', {
+      path: '',
+      text: '# A\n## B\nx\n## B\ny\n',
+      anchor: 'b-1',
+      heading: '',
+    });
+    expect(byAnchor.data).toMatchObject({ title: 'B', start_line: 4 });
+    const none = await s.call('get_section', { path: '', text: '', heading: 'x' });
+    expect(none.data.code).toBe('SOURCE_MISSING');
+    const noSelector = await s.call('get_section', { path: 'faq.md', anchor: '', heading: '' });
+    expect(noSelector.data.code).toBe('SELECTOR_MISSING');
+  });
+
+  it('get_section returns a section over 200000 characters in parts that join back', async () => {
+    const body = `${'abcdefghij'.repeat(45_000)}\n`; // 450,001 characters of body
+    const text = `# Big\n\n${body}\n# Next\n`;
+    const section = `# Big\n\n${body}`.replace(/\n$/, '');
+    const parts: string[] = [];
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const r = await s.call('get_section', {
+        text,
+        heading: 'Big',
+        ...(offset ? { offset } : {}),
+      });
+      expect(r.isError).toBe(false);
+      expect(r.data.text.length).toBeLessThanOrEqual(200000);
+      expect(r.data.truncated).toBe(r.data.next_offset !== null);
+      parts.push(r.data.text);
+      offset = r.data.next_offset;
+    }
+    expect(parts.length).toBe(3);
+    expect(parts.join('')).toBe(section);
   });
 
   it('get_section errors for both, neither and an unknown heading', async () => {

@@ -44,16 +44,25 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       "Reach for it when only one part of a long document matters, such as a README's Install part, so the rest need not be read; to split a whole document use chunk_markdown, and to list the headings first use outline_markdown.",
       'Send exactly one of path and text. anchor beats heading; heading is compared without regard to case. When several headings share the title the first is returned and matches says how many there are: take the anchor of another from outline_markdown.',
       'Nested lower-level headings are included unless include_subsections is false. If nothing matches, the error carries the document’s headings (nearest first in suggestions).',
+      `Empty strings count as parameters left out. A section over ${sectionPage.max} characters is returned in parts: truncated is true and next_offset tells where the next call starts.`,
     ].join('\n'),
+    // The seed tells callers to send "" for the parameters they leave empty.
     input: {
-      path,
-      text,
-      anchor:
-        "Anchor slug as listed by outline_markdown, e.g. 'install', or 'install-1' for a repeated 'Install' heading. Takes precedence over heading.",
-      heading:
-        "Title of the heading to look up, e.g. 'Install'; letter case is ignored. Omit when sending anchor.",
+      path: { ...path, blankIsAbsent: true },
+      text: { ...text, blankIsAbsent: true },
+      anchor: {
+        blankIsAbsent: true,
+        describe:
+          "Anchor slug as listed by outline_markdown, e.g. 'install', or 'install-1' for a repeated 'Install' heading. Takes precedence over heading. An empty string counts as not given.",
+      },
+      heading: {
+        blankIsAbsent: true,
+        describe:
+          "Title of the heading to look up, e.g. 'Install'; letter case is ignored. Omit (or send an empty string) when sending anchor.",
+      },
       include_subsections:
         'True (default) keeps the nested lower-level headings and their text; false stops at the next heading.',
+      offset: `Character position in the section to start at (default 0). A section longer than ${sectionPage.max} characters comes in parts: send the next_offset of the previous answer to get the next one.`,
     },
     output: {
       title: 'Heading text of the section.',
@@ -64,10 +73,12 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       end_line: 'Last line of the section.',
       chars: 'Section length in characters.',
       matches: 'Sections sharing the requested title (1 when found by anchor).',
-      text: `Markdown of the section (cut at ${sectionPage.max} characters, see truncated).`,
-      truncated: `True when text was cut at ${sectionPage.max} characters.`,
+      text: `Markdown of the section from offset, at most ${sectionPage.max} characters (see truncated).`,
+      truncated: `True when text stops before the end of the section (it was cut at ${sectionPage.max} characters); next_offset reads on.`,
+      next_offset:
+        'Offset of the rest of the section for the next call, or null when text reaches its end.',
     },
-    fixed: { offset: 0, max_chars: sectionPage.max },
+    fixed: { max_chars: sectionPage.max },
     toNative: oneSource,
   });
   const nativeOutline = outlineTool(index);
