@@ -4,7 +4,7 @@ import { resolveToolNames, suggest } from '@lectern/core';
 import { harnessTools, lineTools } from '@lectern/lines';
 import { createMemory, type MemoryStore, memoriaTools, memoryTools } from '@lectern/memory';
 import { atlasTools, mdChunkTools, sectionTools } from '@lectern/sections';
-import { wikiTools } from '@lectern/wiki';
+import { wikiPresetTools, wikiTools } from '@lectern/wiki';
 import { type Config, ConfigError, type PresetName, parseConfig } from './config.js';
 import { examplesDir, examplesMemoryDb } from './examples.js';
 
@@ -113,7 +113,7 @@ function presetTools(config: Config, memory: () => MemoryStore): AnyToolDefiniti
     case 'harness':
       return harnessTools(linesOptions(config));
     case 'wiki':
-      return wikiTools(wikiOptions(config));
+      return wikiPresetTools(wikiOptions(config));
     case 'memoria':
       return memoriaTools(memory());
     default:

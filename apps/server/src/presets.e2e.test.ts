@@ -12,12 +12,14 @@ const CONTRACTS = {
     shown: 'atlas_read',
     input: ['anchor', 'max_chars', 'offset'],
     required: ['anchor'],
-    output: ['anchor', 'content', 'heading', 'lines', 'next_offset', 'path', 'truncated'],
+    // seed 000's output schema is one required string holding the answer's JSON
+    output: ['result'],
   },
   'md-chunk': {
     tools: ['chunk_markdown', 'get_section', 'outline_markdown'],
     shown: 'get_section',
-    input: ['anchor', 'heading', 'include_subsections', 'path', 'text'],
+    // the seed's parameters, plus offset to read a section past 200,000 characters
+    input: ['anchor', 'heading', 'include_subsections', 'offset', 'path', 'text'],
     required: [],
     output: [
       'anchor',
@@ -120,7 +122,8 @@ for (const preset of Object.keys(CONTRACTS) as Preset[]) {
       expect([...(shown.inputSchema.required ?? [])].sort()).toEqual([...contract.required]);
       const out = Object.keys(shown.outputSchema?.properties ?? {});
       for (const field of contract.output) expect(out).toContain(field);
-      if (preset === 'harness') expect(out.sort()).toEqual([...contract.output]);
+      if (preset === 'harness' || preset === 'atlas')
+        expect(out.sort()).toEqual([...contract.output]);
     });
 
     it('declares all four annotations and a description on every tool', () => {
@@ -151,7 +154,9 @@ for (const preset of Object.keys(CONTRACTS) as Preset[]) {
         expect(outline.documents.length).toBeGreaterThan(0);
         const found = await ok('atlas_search', { query: 'install' });
         const anchor = found.results[0].anchor as string;
-        const section = await ok('atlas_read', { anchor, max_chars: 100 });
+        const answer = await ok('atlas_read', { anchor, max_chars: 100 });
+        // a client of the seed server reads structuredContent.result and parses it
+        const section = JSON.parse(answer.result);
         expect(section.anchor).toBe(anchor);
         expect(section.content.length).toBeLessThanOrEqual(100);
         const where = await ok('atlas_where', { query: 'retry a failed job' });
@@ -162,7 +167,12 @@ for (const preset of Object.keys(CONTRACTS) as Preset[]) {
         const limit = await call(client, 'atlas_read', { anchor, max_chars: 99 });
         expect(limit.isError).toBe(true);
       } else if (preset === 'md-chunk') {
-        const section = await ok('get_section', { path: 'guide.md', heading: 'install' });
+        const section = await ok('get_section', {
+          path: 'guide.md',
+          text: '',
+          anchor: '',
+          heading: 'install',
+        });
         expect(section.title).toBe('Install');
         expect(section.matches).toBeGreaterThanOrEqual(1);
         const outline = await ok('outline_markdown', { text: '# A\n\n## B\n\ntext\n' });

@@ -231,7 +231,9 @@ describe('adaptTool with a declared surface', () => {
       hasMore: false,
       nextStartLine: null,
     });
-    const tail = await invokeTool(adapted, { filePath: 'a', tail: true, lineCount: 3 });
+    const tail = (await invokeTool(adapted, { filePath: 'a', tail: true, lineCount: 3 })) as {
+      lines: Array<{ lineNo: number }>;
+    };
     expect(tail.lines.map((l: { lineNo: number }) => l.lineNo)).toEqual([7, 8, 9]);
   });
 

@@ -1,11 +1,11 @@
 import type { AnyToolDefinition } from '@lectern/core';
 import { WikiRuntime } from './lib/runtime.js';
 import type { WikiOptions } from './lib/wiki.js';
-import { listPagesTool } from './tools/list_pages.js';
-import { listWikisTool } from './tools/list_wikis.js';
-import { readPageTool } from './tools/read_page.js';
-import { searchWikiTool } from './tools/search_wiki.js';
-import { writeBatchTool } from './tools/write_batch.js';
+import { listPagesTool } from './tools/list-pages.js';
+import { listWikisTool } from './tools/list-wikis.js';
+import { readPageTool } from './tools/read-page.js';
+import { searchWikiTool } from './tools/search-wiki.js';
+import { writeBatchTool } from './tools/write-batch.js';
 
 /** Names of the tools {@link wikiTools} returns, in order. */
 export const WIKI_TOOL_NAMES = [

@@ -11,6 +11,7 @@ describe('public API', () => {
         "WIKI_TOOL_NAMES",
         "WRITE_BATCH_MAX_TEXT_CHARS",
         "displayText",
+        "wikiPresetTools",
         "wikiTools",
       ]
     `);
@@ -49,14 +50,7 @@ describe('public API', () => {
     expect(read.required.sort()).toEqual(['path', 'wiki']);
     expect(read.properties.raw!.default).toBe(false);
     const out = byName.read_page!.outputSchema as { properties: Record<string, unknown> };
-    for (const key of [
-      'content',
-      'version',
-      'total_lines',
-      'start_line',
-      'end_line',
-      'truncated',
-    ]) {
+    for (const key of ['content', 'version', 'total_lines', 'start_line', 'end_line', 'has_more']) {
       expect(out.properties).toHaveProperty(key);
     }
     // Every parameter of every tool, nested ones included, carries a description.

@@ -1,4 +1,3 @@
-import type { ToolAnnotations } from '@lectern/core';
 import type { LineLimits } from './limits.js';
 import type { Workspaces } from './workspaces.js';
 
@@ -7,14 +6,6 @@ export interface LinesContext {
   workspaces: Workspaces;
   limits: LineLimits;
 }
-
-/** All four line tools only read, give the same answer for the same files, and stay local. */
-export const READ_ONLY: ToolAnnotations = Object.freeze({
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-});
 
 /** `16 MiB`, `32 KiB` or `1234 bytes`, for descriptions. */
 export function formatBytes(n: number): string {

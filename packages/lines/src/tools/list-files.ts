@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
-import { defineTool } from '@lectern/core';
+import { defineTool, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
-import { type LinesContext, READ_ONLY } from '../lib/context.js';
+import type { LinesContext } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
 import { checkStart } from '../lib/folder.js';
 import { compileGlobs } from '../lib/glob.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { defineTool, isToolError, openInRoot, ToolError } from '@lectern/core';
+import { defineTool, isToolError, openInRoot, READ_ONLY, ToolError } from '@lectern/core';
 import { z } from 'zod';
-import { formatBytes, type LinesContext, READ_ONLY } from '../lib/context.js';
+import { formatBytes, type LinesContext } from '../lib/context.js';
 import { Lru } from '../lib/lru.js';
 import { SNIFF_BYTES, sniffMediaType } from '../lib/media-type.js';
 import { SOURCE_TRUST } from '../lib/output.js';

@@ -1,6 +1,6 @@
-import { defineTool } from '@lectern/core';
+import { defineTool, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
-import { formatBytes, type LinesContext, READ_ONLY } from '../lib/context.js';
+import { formatBytes, type LinesContext } from '../lib/context.js';
 import { readLinesWith } from '../lib/read-lines.js';
 
 /** Builds the `read_text` tool: a window of numbered lines of one text file. */

@@ -3,12 +3,13 @@ import {
   defineTool,
   hasBom,
   isToolError,
+  READ_ONLY,
   type Root,
   readFileInRootSync,
   ToolError,
 } from '@lectern/core';
 import { z } from 'zod';
-import { formatBytes, type LinesContext, READ_ONLY } from '../lib/context.js';
+import { formatBytes, type LinesContext } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
 import { checkStart } from '../lib/folder.js';
 import { compileGlobs } from '../lib/glob.js';

@@ -1,4 +1,4 @@
-import { defineTool } from '@lectern/core';
+import { defineTool, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
 import { spelled, TOOL_NAMES } from '../lib/errors.js';
 import { sourcesOutputSchema } from '../lib/schemas.js';
@@ -23,12 +23,7 @@ export function memoryListSourcesTool(store: MemoryStore) {
     ].join(' '),
     inputSchema: memoryListSourcesInput,
     outputSchema: sourcesOutputSchema('en'),
-    annotations: {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: READ_ONLY,
     handler: () => spelled(TOOL_NAMES, () => store.listSources()),
   });
 }

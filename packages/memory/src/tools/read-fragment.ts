@@ -1,4 +1,4 @@
-import { defineTool } from '@lectern/core';
+import { defineTool, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
 import { spelled, TOOL_NAMES } from '../lib/errors.js';
 import { fragmentOutputSchema } from '../lib/schemas.js';
@@ -49,12 +49,7 @@ export function memoryReadFragmentTool(store: MemoryStore) {
     ].join(' '),
     inputSchema: memoryReadFragmentInput,
     outputSchema: fragmentOutputSchema('en'),
-    annotations: {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: READ_ONLY,
     handler: (input) =>
       spelled(TOOL_NAMES, () =>
         store.readFragment({

@@ -1,4 +1,4 @@
-import { defineTool } from '@lectern/core';
+import { DERIVED_WRITE, defineTool } from '@lectern/core';
 import { z } from 'zod';
 import { spelled, TOOL_NAMES } from '../lib/errors.js';
 import { reindexOutputSchema } from '../lib/schemas.js';
@@ -31,12 +31,7 @@ export function memoryReindexTool(store: MemoryStore) {
     ].join(' '),
     inputSchema: memoryReindexInput,
     outputSchema: reindexOutputSchema('en'),
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: DERIVED_WRITE,
     handler: (input, ctx) =>
       spelled(TOOL_NAMES, () =>
         store.reindex({

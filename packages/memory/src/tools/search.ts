@@ -1,4 +1,4 @@
-import { defineTool } from '@lectern/core';
+import { defineTool, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
 import { spelled, TOOL_NAMES } from '../lib/errors.js';
 import { searchOutputSchema } from '../lib/schemas.js';
@@ -74,12 +74,7 @@ export function memorySearchTool(store: MemoryStore) {
     ].join(' '),
     inputSchema: memorySearchInput,
     outputSchema: searchOutputSchema('en'),
-    annotations: {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: READ_ONLY,
     handler: (input) =>
       spelled(TOOL_NAMES, () =>
         store.search({

@@ -1,15 +1,7 @@
-import { suggest, type ToolAnnotations, ToolError } from '@lectern/core';
+import { suggest, ToolError } from '@lectern/core';
 import { type DocModel, rootExtract, type Section, sectionExtract } from '@lectern/markdown';
 import { z } from 'zod';
 import { DEFAULT_MAX_DOC_BYTES, type DocsIndex, type IndexedDoc } from './docs-index.js';
-
-/** All section tools only read local files: read-only, idempotent, closed-world. */
-export const READ_ONLY: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 
 /** The anchor of a section (or of the document root when `section` is null). */
 export function anchorOf(doc: IndexedDoc, section: Section | null): string {

@@ -50,7 +50,7 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
       path: 'File of the section, relative to its documentation root.',
       lines,
       content: 'This page of the section’s Markdown.',
-      truncated: 'True when more characters remain.',
+      truncated: { from: 'has_more', describe: 'True when more characters remain.' },
       next_offset: 'Offset for the next page, or null when done.',
     },
     fixed: { include_subsections: true },

@@ -74,7 +74,10 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       chars: 'Section length in characters.',
       matches: 'Sections sharing the requested title (1 when found by anchor).',
       text: `Markdown of the section from offset, at most ${sectionPage.max} characters (see truncated).`,
-      truncated: `True when text stops before the end of the section (it was cut at ${sectionPage.max} characters); next_offset reads on.`,
+      truncated: {
+        from: 'has_more',
+        describe: `True when text stops before the end of the section (it was cut at ${sectionPage.max} characters); next_offset reads on.`,
+      },
       next_offset:
         'Offset of the rest of the section for the next call, or null when text reaches its end.',
     },

@@ -1,7 +1,7 @@
-import { defineTool } from '@lectern/core';
+import { defineTool, READ_ONLY } from '@lectern/core';
 import { chunkDocument } from '@lectern/markdown';
 import { z } from 'zod';
-import { anchorOf, loadSource, READ_ONLY, sourceFields } from '../lib/common.js';
+import { anchorOf, loadSource, sourceFields } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 
 /** `docs_chunk`: a whole document as heading-aligned chunks under a character budget. */

@@ -28,7 +28,7 @@ describe('docs_get_section', () => {
       end_line: 9,
       matches: 2,
       text: '### Example\n\nOne.',
-      truncated: false,
+      has_more: false,
       doc_id: 'faq',
     });
   });
@@ -110,7 +110,7 @@ describe('docs_get_section', () => {
   it('pages a long section with max_chars and next_offset', async () => {
     const text = `# Long\n\n${'abcdefghij'.repeat(50)}\n`;
     const first = await s.call('docs_get_section', { text, heading: 'Long', max_chars: 200 });
-    expect(first.data).toMatchObject({ truncated: true, next_offset: 200, chars: 508 });
+    expect(first.data).toMatchObject({ has_more: true, next_offset: 200, chars: 508 });
     const rest = await s.call('docs_get_section', {
       text,
       heading: 'Long',

@@ -1,7 +1,7 @@
-import { defineTool, paginateChars, suggest, ToolError } from '@lectern/core';
+import { defineTool, paginateChars, READ_ONLY, suggest, ToolError } from '@lectern/core';
 import type { Section } from '@lectern/markdown';
 import { z } from 'zod';
-import { anchorOf, contentOf, loadSource, READ_ONLY, sourceFields } from '../lib/common.js';
+import { anchorOf, contentOf, loadSource, sourceFields } from '../lib/common.js';
 import type { DocsIndex, IndexedDoc } from '../lib/docs-index.js';
 
 function headingList(doc: IndexedDoc) {
@@ -91,7 +91,9 @@ export function getSectionTool(index: DocsIndex) {
         .int()
         .describe('How many sections share the requested heading title (1 for an anchor).'),
       text: z.string().describe('The section’s original Markdown (this page of it).'),
-      truncated: z.boolean().describe('True when the text was cut at max_chars.'),
+      has_more: z
+        .boolean()
+        .describe('True when the section goes on past this page; next_offset continues.'),
       next_offset: z.number().int().nullable().describe('Offset to continue from, or null.'),
       doc_id: z
         .string()
@@ -147,7 +149,7 @@ export function getSectionTool(index: DocsIndex) {
         chars: ext.content.length,
         matches,
         text: page.content,
-        truncated: page.has_more,
+        has_more: page.has_more,
         next_offset: page.next_offset,
         doc_id: doc.docId === null ? null : anchorOf(doc, null),
       };

@@ -1,6 +1,6 @@
-import { defineTool, ToolError } from '@lectern/core';
+import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
 import { z } from 'zod';
-import { anchorOf, loadSource, READ_ONLY, sectionChars, sourceFields } from '../lib/common.js';
+import { anchorOf, loadSource, sectionChars, sourceFields } from '../lib/common.js';
 import type { DocsIndex, IndexedDoc } from '../lib/docs-index.js';
 
 const sectionSchema = z.object({

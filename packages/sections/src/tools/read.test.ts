@@ -31,7 +31,7 @@ describe('docs_read', () => {
       end_line: 15,
       content: '### Linux\n\nUse apt.',
       offset: 0,
-      truncated: false,
+      has_more: false,
       next_offset: null,
       total_chars: 19,
     });
@@ -58,7 +58,7 @@ describe('docs_read', () => {
     const crlf = await s.call('docs_read', { anchor: 'crlf#part' });
     expect(crlf.data.content).toBe('## Part\r\n\r\nLine two.');
     const empty = await s.call('docs_read', { anchor: 'empty' });
-    expect(empty.data).toMatchObject({ content: '', truncated: false, total_chars: 0 });
+    expect(empty.data).toMatchObject({ content: '', has_more: false, total_chars: 0 });
     const plain = await s.call('docs_read', { anchor: 'plain' });
     expect(plain.data.content).toBe('No headings at all, just a paragraph\nover two lines.');
   });
@@ -76,7 +76,7 @@ describe('docs_read', () => {
       expect(/[\ud800-\udbff]$/.test(page)).toBe(false);
       parts.push(page);
       pages++;
-      if (!r.data.truncated) break;
+      if (!r.data.has_more) break;
       offset = r.data.next_offset;
     }
     expect(pages).toBeGreaterThan(15);

@@ -1,12 +1,6 @@
-import { defineTool, paginateChars } from '@lectern/core';
+import { defineTool, paginateChars, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
-import {
-  contentOf,
-  READ_ONLY,
-  resolveAnchor,
-  sectionRef,
-  sectionRefSchema,
-} from '../lib/common.js';
+import { contentOf, resolveAnchor, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 
 /** `docs_read`: one section's Markdown by anchor, paginated by characters. */
@@ -17,7 +11,7 @@ export function readTool(index: DocsIndex) {
     description: [
       'Read one documentation section by anchor and get its original Markdown, paginated by characters.',
       'Call it with an anchor returned by docs_outline, docs_search or docs_where (`<doc_id>#<slug>`, or a bare doc_id for the whole document); prefer it over reading whole files, and use docs_get_section instead when you only have a file path or inline text and a heading title.',
-      'A page holds at most max_chars characters (default 3000); when truncated is true, call again with offset set to next_offset: pages never split a character and join back into the exact section text.',
+      'A page holds at most max_chars characters (default 3000); when has_more is true, call again with offset set to next_offset: pages never split a character and join back into the exact section text.',
       'An unknown anchor returns an ANCHOR_NOT_FOUND error whose suggestions are the closest valid anchors (that document’s own anchors when only the slug is wrong).',
     ].join('\n'),
     inputSchema: z.object({
@@ -34,7 +28,7 @@ export function readTool(index: DocsIndex) {
         .min(0)
         .default(0)
         .describe(
-          'Character offset to start from (default 0). After a truncated page, pass its next_offset.',
+          'Character offset to start from (default 0). After a page with has_more true, pass its next_offset.',
         ),
       max_chars: z
         .number()
@@ -54,7 +48,7 @@ export function readTool(index: DocsIndex) {
       ...sectionRefSchema,
       content: z.string().describe('This page of the section’s original Markdown.'),
       offset: z.number().int().describe('Offset this page starts at.'),
-      truncated: z.boolean().describe('True when more characters follow this page.'),
+      has_more: z.boolean().describe('True when more characters follow this page.'),
       next_offset: z
         .number()
         .int()
@@ -74,7 +68,7 @@ export function readTool(index: DocsIndex) {
         end_line: Math.max(ext.endLine, ref.start_line),
         content: page.content,
         offset: page.offset,
-        truncated: page.has_more,
+        has_more: page.has_more,
         next_offset: page.next_offset,
         total_chars: page.total_chars,
         version: doc.version,

@@ -1,6 +1,6 @@
-import { defineTool, ToolError } from '@lectern/core';
+import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
 import { z } from 'zod';
-import { MAX_QUERY_CHARS, READ_ONLY, sectionRef, sectionRefSchema } from '../lib/common.js';
+import { MAX_QUERY_CHARS, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { rank, scopedDocs } from '../lib/scope.js';
 import { scoreAll, snippet, tokenize } from '../lib/search.js';

@@ -1,10 +1,9 @@
-import { defineTool, ToolError } from '@lectern/core';
+import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
 import { sectionAtLine } from '@lectern/markdown';
 import { z } from 'zod';
 import {
   loadSource,
   MAX_QUERY_CHARS,
-  READ_ONLY,
   sectionRef,
   sectionRefSchema,
   sourceFields,

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AnyToolDefinition } from '@lectern/core';
 import { connectTools, errorOf } from '@lectern/core/testing';
 import { wikiTools } from '../index.js';
 import type { WikiOptions } from '../lib/wiki.js';
@@ -49,8 +50,11 @@ export interface CallResult {
  * The wiki tools registered on a real McpServer, with an SDK client connected in memory. The
  * client lists the tools first, so it checks every result against the output schemas.
  */
-export async function connectWiki(options: WikiOptions) {
-  const connected = await connectTools(wikiTools(options));
+export async function connectWiki(
+  options: WikiOptions,
+  tools: (options: WikiOptions) => AnyToolDefinition[] = wikiTools,
+) {
+  const connected = await connectTools(tools(options));
   await connected.client.listTools();
   const call = async (name: string, args: Record<string, unknown>): Promise<CallResult> => {
     const res = await connected.client.callTool({ name, arguments: args });

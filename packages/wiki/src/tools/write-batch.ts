@@ -1,4 +1,4 @@
-import { defineTool } from '@lectern/core';
+import { CONTENT_WRITE, defineTool } from '@lectern/core';
 import { z } from 'zod';
 import type { Operation } from '../lib/batch.js';
 import type { WikiRuntime } from '../lib/runtime.js';
@@ -217,12 +217,7 @@ export function writeBatchTool(runtime: WikiRuntime) {
       log_entry: z.string().nullable().describe('The entry appended to log.md, or null.'),
       warnings: z.array(z.string()).describe('Things worth knowing that did not stop the batch.'),
     }),
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: false,
-    },
+    annotations: CONTENT_WRITE,
     handler: async (input, context) => {
       const wiki = runtime.wikis.get(input.wiki);
       return runtime

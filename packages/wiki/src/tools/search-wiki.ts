@@ -1,4 +1,4 @@
-import { defineTool } from '@lectern/core';
+import { defineTool, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
@@ -70,14 +70,9 @@ export function searchWikiTool(runtime: WikiRuntime) {
         .int()
         .nullable()
         .describe('Offset for the next call, or null when nothing follows.'),
-      truncated: z.boolean().describe('True when more hits follow.'),
+      has_more: z.boolean().describe('True when more hits follow.'),
     }),
-    annotations: {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: READ_ONLY,
     handler: async (input) => {
       const wiki = await runtime.open(input.wiki);
       const folder = await wiki.checkFolder(input.folder);
@@ -91,7 +86,7 @@ export function searchWikiTool(runtime: WikiRuntime) {
         total,
         offset: input.offset,
         next_offset: end < total ? end : null,
-        truncated: end < total,
+        has_more: end < total,
       };
     },
   });

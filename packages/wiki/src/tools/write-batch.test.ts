@@ -11,7 +11,7 @@ import { sha256 } from '@lectern/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WikiOptions } from '../lib/wiki.js';
 import { connectWiki, exampleCopy, removeDir, tempDir, writeFiles } from '../test-helpers/wiki.js';
-import { WRITE_BATCH_MAX_TEXT_CHARS } from './write_batch.js';
+import { WRITE_BATCH_MAX_TEXT_CHARS } from './write-batch.js';
 
 let dir: string;
 let wiki: Awaited<ReturnType<typeof connectWiki>>;

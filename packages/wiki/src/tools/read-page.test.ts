@@ -54,7 +54,7 @@ describe('read_page', () => {
       raw: true,
       bom: false,
       size: bytes.length,
-      truncated: false,
+      has_more: false,
       next_offset: null,
     });
     const rendered = await read({ path });
@@ -69,14 +69,14 @@ describe('read_page', () => {
       total_lines: 4,
       start_line: 1,
       end_line: 2,
-      truncated: true,
+      has_more: true,
       next_offset: 3,
     });
     const rest = await read({ path: 'crlf.md', raw: true, offset: first.data.next_offset });
     expect(rest.data).toMatchObject({
       start_line: 3,
       end_line: 4,
-      truncated: false,
+      has_more: false,
       next_offset: null,
     });
     expect(first.data.content + rest.data.content).toBe(readFileSync(join(dir, 'crlf.md'), 'utf8'));
@@ -94,7 +94,7 @@ describe('read_page', () => {
       total_lines: 0,
       start_line: 1,
       end_line: 0,
-      truncated: false,
+      has_more: false,
     });
   });
 

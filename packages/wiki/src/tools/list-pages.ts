@@ -1,4 +1,4 @@
-import { defineTool, ToolError } from '@lectern/core';
+import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
@@ -77,14 +77,9 @@ export function listPagesTool(runtime: WikiRuntime) {
         .int()
         .nullable()
         .describe('Offset for the next call, or null when nothing follows.'),
-      truncated: z.boolean().describe('True when more pages follow.'),
+      has_more: z.boolean().describe('True when more pages follow.'),
     }),
-    annotations: {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: READ_ONLY,
     handler: async (input) => {
       const wiki = await runtime.open(input.wiki);
       const folder = await wiki.checkFolder(input.folder);
@@ -130,7 +125,7 @@ export function listPagesTool(runtime: WikiRuntime) {
         total: metas.length,
         offset: input.offset,
         next_offset: end < metas.length ? end : null,
-        truncated: end < metas.length,
+        has_more: end < metas.length,
       };
     },
   });

@@ -58,7 +58,7 @@ describe('list_pages', () => {
     expect(byPath['wiki/colony.md'].version).toBe(
       sha256(readFileSync(join(dir, 'wiki/colony.md'))),
     );
-    expect(data).toMatchObject({ total: 12, offset: 0, next_offset: null, truncated: false });
+    expect(data).toMatchObject({ total: 12, offset: 0, next_offset: null, has_more: false });
   });
 
   it('filters by folder and glob, and pages through results', async () => {
@@ -74,10 +74,10 @@ describe('list_pages', () => {
       'wiki/harvest/honey-harvest.md',
     ]);
     const first = await list({ limit: 5 });
-    expect(first.data).toMatchObject({ total: 12, next_offset: 5, truncated: true });
+    expect(first.data).toMatchObject({ total: 12, next_offset: 5, has_more: true });
     const second = await list({ limit: 5, offset: 5 });
     const third = await list({ limit: 5, offset: 10 });
-    expect(third.data).toMatchObject({ next_offset: null, truncated: false });
+    expect(third.data).toMatchObject({ next_offset: null, has_more: false });
     expect([...first.data.pages, ...second.data.pages, ...third.data.pages]).toHaveLength(12);
   });
 

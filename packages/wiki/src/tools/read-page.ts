@@ -1,15 +1,21 @@
-import { defineTool, planLines } from '@lectern/core';
+import { defineTool, planLines, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
 import { lineStartsOf } from '../lib/markdown.js';
 import { renderPage } from '../lib/page.js';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { wikiParam } from '../lib/schemas.js';
 
-const DESCRIPTION = `Read one page of a wiki, or one of its root files (index.md, log.md, the schema file), whole or as a window of lines.
+/**
+ * The description of read_page; `more` names the field that says lines follow (`has_more` here,
+ * the wiki seed's `truncated` in the wiki preset).
+ */
+export const readPageDescription = (
+  more: string,
+) => `Read one page of a wiki, or one of its root files (index.md, log.md, the schema file), whole or as a window of lines.
 Use it after list_pages or search_wiki gave you a path, and before any edit; to find a page by words, call search_wiki first.
 By default links are rendered for people: [[Page|alias]] reads as the alias, [[Page#Heading]] as "Page > Heading", embeds as "[embed: Page]", block ids are hidden; code spans and code blocks keep their text as written. Show this form to users.
 Set raw=true before editing: it returns the stored text unchanged, which is what write_batch replace must quote, and the version to send as expected_version.
-offset is a 1-based line and limit a line count (the rest of the page when omitted); truncated=true means next_offset continues. Line numbers are the same in both modes.
+offset is a 1-based line and limit a line count (the rest of the page when omitted); ${more}=true means next_offset continues. Line numbers are the same in both modes.
 Refused with the nearest existing paths when the page is missing; hidden, non-page and outside-the-wiki paths are refused too.`;
 
 /** The read_page tool: a page rendered for display or raw for editing, by line window. */
@@ -17,7 +23,7 @@ export function readPageTool(runtime: WikiRuntime) {
   return defineTool({
     name: 'read_page',
     title: 'Read wiki page',
-    description: DESCRIPTION,
+    description: readPageDescription('has_more'),
     inputSchema: z.object({
       wiki: wikiParam,
       path: z
@@ -39,7 +45,7 @@ export function readPageTool(runtime: WikiRuntime) {
         .min(1)
         .optional()
         .describe(
-          'First line to return, 1-based (default 1); a truncated read gives the next one as next_offset.',
+          'First line to return, 1-based (default 1); after a read with has_more, its next_offset is the next one.',
         ),
       limit: z
         .number()
@@ -60,7 +66,7 @@ export function readPageTool(runtime: WikiRuntime) {
       total_lines: z.number().int().describe('Lines in the whole page.'),
       start_line: z.number().int().describe('First line returned, 1-based.'),
       end_line: z.number().int().describe('Last line returned (start_line - 1 when none).'),
-      truncated: z.boolean().describe('True when lines follow end_line.'),
+      has_more: z.boolean().describe('True when lines follow end_line.'),
       next_offset: z
         .number()
         .int()
@@ -74,12 +80,7 @@ export function readPageTool(runtime: WikiRuntime) {
         ),
       size: z.number().int().describe('Size of the page in bytes.'),
     }),
-    annotations: {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: READ_ONLY,
     handler: async (input) => {
       const wiki = await runtime.open(input.wiki);
       const page = await wiki.readPage(input.path);
@@ -100,7 +101,7 @@ export function readPageTool(runtime: WikiRuntime) {
         total_lines: plan.total_lines,
         start_line: plan.start_line,
         end_line: plan.end_line,
-        truncated: plan.has_more,
+        has_more: plan.has_more,
         next_offset: plan.next_start_line,
         raw: input.raw,
         bom: page.bom,

@@ -65,7 +65,7 @@ describe('search_wiki', () => {
     expect(all.data.total).toBeGreaterThan(4);
     const first = await search({ query: 'bees', limit: 2 });
     const second = await search({ query: 'bees', limit: 2, offset: 2 });
-    expect(first.data).toMatchObject({ next_offset: 2, truncated: true });
+    expect(first.data).toMatchObject({ next_offset: 2, has_more: true });
     expect([...paths(first.data), ...paths(second.data)]).toEqual(paths(all.data).slice(0, 4));
     const folder = await search({ query: 'honey', folder: 'wiki/notes' });
     expect(paths(folder.data)).toEqual(['wiki/notes/café.md']);

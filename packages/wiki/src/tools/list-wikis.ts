@@ -1,4 +1,4 @@
-import { defineTool } from '@lectern/core';
+import { defineTool, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { INDEX_FILE, LOG_FILE } from '../lib/wiki.js';
@@ -48,12 +48,7 @@ export function listWikisTool(runtime: WikiRuntime) {
         )
         .describe('The wikis, in configuration order.'),
     }),
-    annotations: {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: READ_ONLY,
     handler: async () => {
       const wikis = [];
       for (const wiki of runtime.wikis.all()) {
