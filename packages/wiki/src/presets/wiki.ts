@@ -25,39 +25,33 @@ type FieldFor = readonly [string, SurfaceFields[string]];
  */
 export function wikiPresetTools(options: WikiOptions): AnyToolDefinition[] {
   const runtime = new WikiRuntime(options);
-  const truncated = (describe: string): FieldFor => ['truncated', { from: 'has_more', describe }];
-
-  const nativePages = listPagesTool(runtime);
-  const listPages = adaptTool(nativePages, {
-    name: nativePages.name,
-    description: nativePages.description,
-    output: same(nativePages.outputSchema.shape, {
-      has_more: truncated('True when more pages follow.'),
+  /** The native tool with `truncated` in place of `has_more`; the rest as it is. */
+  const seedWords = (
+    native: AnyToolDefinition,
+    more: string,
+    changes: { description?: string; input?: SurfaceFields } = {},
+  ) =>
+    adaptTool(native, {
+      name: native.name,
+      description: changes.description ?? native.description,
+      ...(changes.input ? { input: changes.input } : {}),
+      output: same(native.outputSchema.shape, {
+        has_more: ['truncated', { from: 'has_more', describe: more }],
+      }),
+    });
+  const read = readPageTool(runtime);
+  return [
+    listWikisTool(runtime),
+    seedWords(listPagesTool(runtime), 'True when more pages follow.'),
+    seedWords(searchWikiTool(runtime), 'True when more hits follow.'),
+    seedWords(read, 'True when lines follow end_line.', {
+      description: readPageDescription('truncated'),
+      input: {
+        ...same(read.inputSchema.shape),
+        offset:
+          'First line to return, 1-based (default 1); a truncated read gives the next one as next_offset.',
+      },
     }),
-  });
-
-  const nativeSearch = searchWikiTool(runtime);
-  const searchWiki = adaptTool(nativeSearch, {
-    name: nativeSearch.name,
-    description: nativeSearch.description,
-    output: same(nativeSearch.outputSchema.shape, {
-      has_more: truncated('True when more hits follow.'),
-    }),
-  });
-
-  const nativeRead = readPageTool(runtime);
-  const readPage = adaptTool(nativeRead, {
-    name: nativeRead.name,
-    description: readPageDescription('truncated'),
-    input: {
-      ...same(nativeRead.inputSchema.shape),
-      offset:
-        'First line to return, 1-based (default 1); a truncated read gives the next one as next_offset.',
-    },
-    output: same(nativeRead.outputSchema.shape, {
-      has_more: truncated('True when lines follow end_line.'),
-    }),
-  });
-
-  return [listWikisTool(runtime), listPages, searchWiki, readPage, writeBatchTool(runtime)];
+    writeBatchTool(runtime),
+  ];
 }
