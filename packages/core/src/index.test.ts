@@ -8,6 +8,7 @@ describe('public API', () => {
         "CONTENT_WRITE",
         "CORE_MESSAGES_ES",
         "DEFAULT_MAX_FILE_BYTES",
+        "DEFAULT_OUTPUT_BYTES",
         "DERIVED_WRITE",
         "MAX_NAME_BYTES",
         "MAX_PATH_BYTES",

@@ -62,6 +62,7 @@ export {
   type BudgetPage,
   type CharPage,
   collectPage,
+  DEFAULT_OUTPUT_BYTES,
   jsonBytes,
   type LinePage,
   type LinePlan,

@@ -113,6 +113,13 @@ function jsonPrefixEnd(text: string, from: number, to: number, maxBytes: number)
   return i;
 }
 
+/**
+ * The byte budget of one tool response unless a package is configured otherwise: 4 MiB of
+ * compact JSON. Lists stop before it with `has_more` and a `next_…` to continue; a single value
+ * that cannot fit is refused with a coded error, never cut silently.
+ */
+export const DEFAULT_OUTPUT_BYTES = 4 * 1024 * 1024;
+
 /** Size of `value` as compact JSON, in UTF-8 bytes. */
 export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');

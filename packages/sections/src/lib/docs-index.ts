@@ -3,6 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createRootSync,
+  DEFAULT_OUTPUT_BYTES,
   decodeUtf8,
   isToolError,
   type OpenedDir,
@@ -39,6 +40,12 @@ export interface SectionsOptions {
   roots: Array<{ id: string; path: string; allowHardLinks?: boolean }>;
   /** Largest document read, in bytes (default 10 MiB); larger files are refused or skipped. */
   maxFileBytes?: number;
+  /**
+   * Largest response of one tool call, in bytes of compact JSON (default core's
+   * `DEFAULT_OUTPUT_BYTES`, 4 MiB): outlines, chunks and sections stop before it with a way to
+   * continue.
+   */
+  maxOutputBytes?: number;
   /** Called after every parse (not for cache hits): a hook for tests and metrics. */
   onParse?: (event: ParseEvent) => void;
 }
@@ -152,6 +159,8 @@ export class DocsIndex {
   readonly roots: readonly RootEntry[];
   /** Size cap of one document in bytes. */
   readonly maxFileBytes: number;
+  /** Byte budget of one response (see {@link SectionsOptions.maxOutputBytes}). */
+  readonly maxOutputBytes: number;
   /** Parses done so far (cache hits excluded). */
   parseCount = 0;
   /** Of {@link parseCount}, how many needed remark for all or part of the text. */
@@ -205,6 +214,14 @@ export class DocsIndex {
       );
     }
     this.maxFileBytes = max;
+    const out = options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES;
+    if (!Number.isSafeInteger(out) || out < 4096) {
+      throw new ToolError(
+        'INVALID_LIMIT',
+        `maxOutputBytes must be a whole number of at least 4096, got ${out}.`,
+      );
+    }
+    this.maxOutputBytes = out;
     this.onParse = options.onParse;
   }
 

@@ -1,4 +1,4 @@
-import { defineTool, READ_ONLY } from '@lectern/core';
+import { collectPage, defineTool, jsonBytes, OutputBudget, READ_ONLY } from '@lectern/core';
 import { chunkDocument } from '@lectern/markdown';
 import { z } from 'zod';
 import { anchorOf, loadSource, sourceFields } from '../lib/common.js';
@@ -68,19 +68,26 @@ export function chunkTool(index: DocsIndex) {
         .int()
         .nullable()
         .describe('Offset of the next page of chunks, or null at the end.'),
+      has_more: z
+        .boolean()
+        .describe(
+          'True when chunks follow this page (it ends at limit or at the response size budget).',
+        ),
     }),
     annotations: READ_ONLY,
     handler: async (input) => {
       const doc = (await loadSource(index, input))!;
       const all = chunkDocument(doc.model, input.max_chars);
-      const page = all.slice(input.offset, input.offset + input.limit);
-      const end = input.offset + page.length;
-      return {
-        doc_id: doc.docId,
-        chunks: page.map((c, i) => {
+      // The page stops at limit chunks or before the response would pass the byte budget.
+      const page = collectPage(all.length, {
+        offset: input.offset,
+        limit: input.limit,
+        budget: new OutputBudget(index.maxOutputBytes, jsonBytes(doc.docId) + 512),
+        item: (i) => {
+          const c = all[i]!;
           const s = c.section === -1 ? null : doc.model.sections[c.section]!;
           return {
-            index: input.offset + i,
+            index: i,
             anchor: anchorOf(doc, s),
             heading_path: s ? s.headingPath : [],
             start_line: c.startLine,
@@ -89,9 +96,14 @@ export function chunkTool(index: DocsIndex) {
             oversized: c.oversized,
             text: c.text,
           };
-        }),
+        },
+      });
+      return {
+        doc_id: doc.docId,
+        chunks: page.items,
         total_chunks: all.length,
-        next_offset: end < all.length ? end : null,
+        next_offset: page.next_offset,
+        has_more: page.has_more,
       };
     },
   });

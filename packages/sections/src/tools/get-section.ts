@@ -1,4 +1,4 @@
-import { defineTool, paginateChars, READ_ONLY, suggest, ToolError } from '@lectern/core';
+import { defineTool, jsonBytes, paginateChars, READ_ONLY, suggest, ToolError } from '@lectern/core';
 import type { Section } from '@lectern/markdown';
 import { z } from 'zod';
 import { anchorOf, contentOf, loadSource, sourceFields } from '../lib/common.js';
@@ -138,7 +138,12 @@ export function getSectionTool(index: DocsIndex) {
         );
       }
       const ext = contentOf(doc, section, input.include_subsections);
-      const page = paginateChars(ext.content, { offset: input.offset, maxChars: input.max_chars });
+      const page = paginateChars(ext.content, {
+        offset: input.offset,
+        maxChars: input.max_chars,
+        // the section's text never takes the response past its byte budget
+        maxBytes: index.maxOutputBytes - jsonBytes(section.headingPath) * 2 - 1024,
+      });
       return {
         title: section.heading,
         heading_path: section.headingPath,

@@ -1,4 +1,12 @@
-import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
+import {
+  collectPage,
+  defineTool,
+  jsonBytes,
+  OutputBudget,
+  READ_ONLY,
+  ToolError,
+} from '@lectern/core';
+import type { Section } from '@lectern/markdown';
 import { z } from 'zod';
 import { anchorOf, loadSource, sectionChars, sourceFields } from '../lib/common.js';
 import type { DocsIndex, IndexedDoc } from '../lib/docs-index.js';
@@ -34,13 +42,42 @@ const outputSchema = z.object({
     .int()
     .nullable()
     .describe('Offset of the next page of documents, or null at the end.'),
+  has_more: z
+    .boolean()
+    .describe(
+      'True when more follows: documents (continue with next_offset) or, for one document, headings (continue with next_section_offset).',
+    ),
+  next_section_offset: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'One document: section_offset of the next page of headings, or null when all are listed.',
+    ),
   skipped: z
     .array(z.object({ path: z.string(), reason: z.string() }))
     .describe('Files of the roots that could not be indexed (first 20), with the reason.'),
 });
 
-/** Outline of one document for the output. */
-export function outlineEntry(doc: IndexedDoc, depth: number): z.input<typeof documentSchema> {
+type SectionEntry = z.input<typeof sectionSchema>;
+
+function sectionEntry(doc: IndexedDoc, s: Section): SectionEntry {
+  return {
+    anchor: anchorOf(doc, s),
+    heading: s.heading,
+    level: s.level,
+    start_line: s.startLine,
+    end_line: s.endLine,
+    chars: sectionChars(doc.model, s),
+  };
+}
+
+/** Outline of one document for the output (`sections` given: that page of its headings). */
+export function outlineEntry(
+  doc: IndexedDoc,
+  depth: number,
+  sections?: SectionEntry[],
+): z.input<typeof documentSchema> {
   const m = doc.model;
   return {
     doc_id: doc.docId,
@@ -48,18 +85,13 @@ export function outlineEntry(doc: IndexedDoc, depth: number): z.input<typeof doc
     title: m.title,
     lines: m.totalLines,
     chars: m.text.length,
-    sections: m.sections
-      .filter((s) => s.level <= depth)
-      .map((s) => ({
-        anchor: anchorOf(doc, s),
-        heading: s.heading,
-        level: s.level,
-        start_line: s.startLine,
-        end_line: s.endLine,
-        chars: sectionChars(m, s),
-      })),
+    sections:
+      sections ?? m.sections.filter((s) => s.level <= depth).map((s) => sectionEntry(doc, s)),
   };
 }
+
+/** Bytes of the result around its list (field names, numbers, punctuation), generously. */
+const ENVELOPE_BYTES = 1024;
 
 /** `docs_outline`: the heading tree of one document or of every document in the roots. */
 export function outlineTool(index: DocsIndex) {
@@ -99,6 +131,14 @@ export function outlineTool(index: DocsIndex) {
         .max(200)
         .default(50)
         .describe('Whole-tree mode: documents per page, 1 to 200 (default 50).'),
+      section_offset: z
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe(
+          'One document: index of the first heading to list (default 0); pass next_section_offset to continue a long outline.',
+        ),
     }),
     outputSchema,
     annotations: READ_ONLY,
@@ -111,27 +151,65 @@ export function outlineTool(index: DocsIndex) {
             'offset pages the whole-tree listing; leave it out when outlining one document.',
           );
         }
+        const shown = one.model.sections.filter((x) => x.level <= (input.depth ?? 6));
+        const head = outlineEntry(one, input.depth ?? 6, []);
+        const budget = new OutputBudget(index.maxOutputBytes, jsonBytes(head) + ENVELOPE_BYTES);
+        if (input.section_offset > shown.length) {
+          throw new ToolError(
+            'OFFSET_OUT_OF_RANGE',
+            (n) =>
+              `${n('section_offset')} ${input.section_offset} is past the end: the outline has ${shown.length} headings.`,
+            { details: { param: 'section_offset', total: shown.length } },
+          );
+        }
+        const page = collectPage(shown.length, {
+          offset: input.section_offset,
+          limit: Number.MAX_SAFE_INTEGER,
+          budget,
+          item: (i) => sectionEntry(one, shown[i]!),
+        });
         return {
-          documents: [outlineEntry(one, input.depth ?? 6)],
+          documents: [{ ...head, sections: page.items }],
           total_documents: 1,
           offset: 0,
           next_offset: null,
+          has_more: page.has_more,
+          next_section_offset: page.next_offset,
           skipped: [],
         };
+      }
+      if (input.section_offset !== 0) {
+        throw new ToolError(
+          'INVALID_INPUT',
+          (n) =>
+            `${n('section_offset')} pages the headings of one document; name it with ${n('doc_id')}, ${n('path')} or ${n('text')}, or leave ${n('section_offset')} out.`,
+          { details: { param: 'section_offset' } },
+        );
       }
       const { docs, skipped } = await index.listDocuments({
         signal: ctx.signal,
         onProgress: (done, total) => void ctx.progress(done, total, 'indexing documents'),
       });
       const depth = input.depth ?? 2;
-      const page = docs.slice(input.offset, input.offset + input.limit);
-      const end = input.offset + page.length;
+      const shownSkipped = skipped.slice(0, 20);
+      const budget = new OutputBudget(
+        index.maxOutputBytes,
+        jsonBytes(shownSkipped) + ENVELOPE_BYTES,
+      );
+      const page = collectPage(docs.length, {
+        offset: input.offset,
+        limit: input.limit,
+        budget,
+        item: (i) => outlineEntry(docs[i]!, depth),
+      });
       return {
-        documents: page.map((d) => outlineEntry(d, depth)),
+        documents: page.items,
         total_documents: docs.length,
         offset: input.offset,
-        next_offset: end < docs.length ? end : null,
-        skipped: skipped.slice(0, 20),
+        next_offset: page.next_offset,
+        has_more: page.has_more,
+        next_section_offset: null,
+        skipped: shownSkipped,
       };
     },
   });
