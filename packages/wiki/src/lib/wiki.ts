@@ -44,6 +44,12 @@ export interface WikiOptions {
   maxPageBytes?: number;
   /** File extensions that are pages (default `['.md']`); other files are never listed or written. */
   allowedExtensions?: string[];
+  /**
+   * Largest response of one read tool call, in bytes of compact JSON (default core's
+   * `DEFAULT_OUTPUT_BYTES`, 4 MiB, at least 4096): listings, hits and page windows stop before
+   * it with `has_more` and `next_offset`.
+   */
+  maxOutputBytes?: number;
 }
 
 /** Default {@link WikiOptions.maxPageBytes}: 1 MiB. */

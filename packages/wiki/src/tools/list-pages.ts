@@ -1,4 +1,11 @@
-import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
+import {
+  collectPage,
+  defineTool,
+  jsonBytes,
+  OutputBudget,
+  READ_ONLY,
+  ToolError,
+} from '@lectern/core';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
@@ -101,8 +108,7 @@ export function listPagesTool(runtime: WikiRuntime) {
       if (input.sort === 'modified') {
         metas = [...metas].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
       }
-      const window = metas.slice(input.offset, input.offset + input.limit);
-      const end = input.offset + window.length;
+      const budget = new OutputBudget(runtime.maxOutputBytes, 512 + jsonBytes(wiki.id));
       const kind = (p: string) =>
         p === INDEX_FILE
           ? 'index'
@@ -111,21 +117,31 @@ export function listPagesTool(runtime: WikiRuntime) {
             : p === wiki.schemaFile
               ? 'schema'
               : 'page';
+      // The page stops at limit entries or before the response would pass the byte budget.
+      const page = collectPage(metas.length, {
+        offset: input.offset,
+        limit: input.limit,
+        budget,
+        item: (i) => {
+          const m = metas[i]!;
+          return {
+            path: m.path,
+            title: m.title,
+            kind: kind(m.path) as 'index' | 'log' | 'schema' | 'page',
+            size: m.size,
+            version: m.version,
+            modified: new Date(m.mtimeMs).toISOString(),
+            ...(m.problem ? { problem: m.problem.message } : {}),
+          };
+        },
+      });
       return {
         wiki: wiki.id,
-        pages: window.map((m) => ({
-          path: m.path,
-          title: m.title,
-          kind: kind(m.path) as 'index' | 'log' | 'schema' | 'page',
-          size: m.size,
-          version: m.version,
-          modified: new Date(m.mtimeMs).toISOString(),
-          ...(m.problem ? { problem: m.problem.message } : {}),
-        })),
+        pages: page.items,
         total: metas.length,
         offset: input.offset,
-        next_offset: end < metas.length ? end : null,
-        has_more: end < metas.length,
+        next_offset: page.next_offset,
+        has_more: page.has_more,
       };
     },
   });

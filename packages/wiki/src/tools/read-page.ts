@@ -1,4 +1,4 @@
-import { defineTool, planLines, READ_ONLY } from '@lectern/core';
+import { defineTool, jsonBytes, planLines, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
 import { lineStartsOf } from '../lib/markdown.js';
 import { renderPage } from '../lib/page.js';
@@ -87,10 +87,14 @@ export function readPageTool(runtime: WikiRuntime) {
       const text = input.raw ? page.text : renderPage(page.text, page.analysis, wiki.extensions);
       const starts = lineStartsOf(text);
       const total = text === '' ? 0 : starts.length;
+      // The window also stops at a whole line before content would pass the byte budget.
+      const lineEnd = (n: number) => (n < total ? starts[n]! : text.length);
       const plan = planLines({
         totalLines: total,
         startLine: input.offset ?? 1,
         lineCount: input.limit ?? Math.max(total, 1),
+        maxBytes: runtime.maxOutputBytes - 1024 - jsonBytes(page.path) - jsonBytes(page.version),
+        lineBytes: (n) => jsonBytes(text.slice(starts[n - 1]!, lineEnd(n))) - 2,
       });
       const from = total === 0 ? 0 : starts[plan.start_line - 1]!;
       const to = plan.end_line < total ? starts[plan.end_line]! : text.length;

@@ -1,4 +1,4 @@
-import { defineTool, READ_ONLY } from '@lectern/core';
+import { collectPage, defineTool, jsonBytes, OutputBudget, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
@@ -79,10 +79,17 @@ export function searchWikiTool(runtime: WikiRuntime) {
       const { hits, total } = await runtime
         .index(wiki)
         .search(input.query, { folder, offset: input.offset, limit: input.limit });
-      const end = input.offset + hits.length;
+      // The hits stop before the response would pass the byte budget; the rest follow.
+      const page = collectPage(hits.length, {
+        offset: 0,
+        limit: hits.length,
+        budget: new OutputBudget(runtime.maxOutputBytes, 512 + jsonBytes(wiki.id)),
+        item: (i) => hits[i]!,
+      });
+      const end = input.offset + page.items.length;
       return {
         wiki: wiki.id,
-        results: hits,
+        results: page.items,
         total,
         offset: input.offset,
         next_offset: end < total ? end : null,
