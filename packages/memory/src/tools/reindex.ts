@@ -1,5 +1,6 @@
 import { DERIVED_WRITE, defineTool } from '@lectern/core';
 import { z } from 'zod';
+import { boundErrors } from '../lib/bound-errors.js';
 import { spelled, TOOL_NAMES } from '../lib/errors.js';
 import { reindexOutputSchema } from '../lib/schemas.js';
 import type { MemoryStore } from '../types.js';
@@ -32,13 +33,15 @@ export function memoryReindexTool(store: MemoryStore) {
     inputSchema: memoryReindexInput,
     outputSchema: reindexOutputSchema('en'),
     annotations: DERIVED_WRITE,
-    handler: (input, ctx) =>
-      spelled(TOOL_NAMES, () =>
-        store.reindex({
-          full: input.full,
-          signal: ctx.signal,
-          onProgress: (done, total, message) => ctx.progress(done, total, message),
-        }),
+    handler: async (input, ctx) =>
+      boundErrors(
+        await spelled(TOOL_NAMES, () =>
+          store.reindex({
+            full: input.full,
+            signal: ctx.signal,
+            onProgress: (done, total, message) => ctx.progress(done, total, message),
+          }),
+        ),
       ),
   });
 }
