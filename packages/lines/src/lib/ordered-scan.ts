@@ -28,9 +28,11 @@ export const POOL_AFTER_FILES = 48;
 /** Nor is a search that has read this many bytes on the main thread small. */
 export const POOL_AFTER_BYTES = 2 * 1024 * 1024;
 /** A batch (one worker message) closes at this many files. */
-const BATCH_FILES = 24;
-/** Most files handed out ahead of the one the caller is waiting for. */
-const WINDOW_FILES = 128;
+const BATCH_FILES = 16;
+/** Batches queued at one worker; later ones wait here, so the load stays even. */
+const WORKER_DEPTH = 2;
+/** Most files opened or handed out ahead of the one the caller is waiting for. */
+const WINDOW_FILES = 192;
 
 /** How one search reads and judges its files. */
 export interface ScanPlan {
@@ -59,7 +61,10 @@ export interface ScanPlan {
 
 interface Batch {
   paths: string[];
+  /** Set once sent to a worker. */
   promise?: Promise<FileVerdict[] | null>;
+  /** Set once judged on this thread instead. */
+  local?: FileVerdict[];
   settled: boolean;
 }
 
@@ -91,8 +96,10 @@ export async function* scanInOrder(
   const local = (path: string): FileVerdict =>
     loadAndJudge(plan.root, path, plan.maxFileBytes, plan.mayMatch, plan.params, plan.scan, HERE);
 
-  const dispatch = (batch: Batch) => {
-    if (filling === batch) filling = undefined;
+  /** Closed batches not sent yet (each worker holds at most WORKER_DEPTH); sent in order. */
+  const queued: Batch[] = [];
+
+  const send = (batch: Batch) => {
     batch.promise = pool
       .run({
         root: plan.root,
@@ -103,8 +110,27 @@ export async function* scanInOrder(
       })
       .then((results) => {
         batch.settled = true;
+        pump();
         return results;
       });
+  };
+
+  const pump = () => {
+    while (queued.length > 0 && pool.hasRoom(WORKER_DEPTH)) send(queued.shift()!);
+  };
+
+  const close = (batch: Batch) => {
+    if (filling === batch) filling = undefined;
+    queued.push(batch);
+    pump();
+  };
+
+  const judgeHere = (batch: Batch) => {
+    const i = queued.indexOf(batch);
+    if (i !== -1) queued.splice(i, 1);
+    if (filling === batch) filling = undefined;
+    batch.local = batch.paths.map(local);
+    batch.settled = true;
   };
 
   const headReady = () => {
@@ -116,7 +142,10 @@ export async function* scanInOrder(
     const item = window.shift()!;
     if (item.verdict) return [item.path, item.verdict];
     const batch = item.batch!;
-    if (!batch.promise) dispatch(batch);
+    if (!batch.promise && !batch.local) judgeHere(batch);
+    if (batch.local) return [item.path, batch.local[item.index]!];
+    // (Taking waiting batches on this thread while the workers are busy was tried: slower on
+    // a loaded 2-core machine, as this thread then stops walking and collecting answers.)
     const results = await batch.promise!;
     // A worker that stopped before answering leaves its files to this thread.
     return [item.path, results?.[item.index] ?? local(item.path)];
@@ -147,7 +176,7 @@ export async function* scanInOrder(
       const batch = filling;
       window.push({ path, batch, index: batch.paths.length });
       batch.paths.push(path);
-      if (batch.paths.length >= BATCH_FILES) dispatch(batch);
+      if (batch.paths.length >= BATCH_FILES) close(batch);
     } else {
       const verdict = local(path);
       if (verdict.kind !== 'too_large' && verdict.kind !== 'unreadable') {
@@ -157,6 +186,6 @@ export async function* scanInOrder(
     }
     while (headReady()) yield await takeHead();
   }
-  if (filling) dispatch(filling);
+  if (filling) close(filling);
   while (window.length > 0) yield await takeHead();
 }

@@ -161,6 +161,11 @@ export class SearchPool {
     this.#slots.push(slot);
   }
 
+  /** True when some online worker has fewer than `depth` jobs waiting. */
+  hasRoom(depth: number): boolean {
+    return this.#slots.some((s) => s.online && s.pending.size < depth);
+  }
+
   /** Sends a job to the least busy online worker; null when none is online. */
   run(job: PoolJob): Promise<FileVerdict[] | null> {
     let best: Slot | undefined;
