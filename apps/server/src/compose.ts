@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { AnyToolDefinition, RegisterOptions } from '@lectern/core';
 import { resolveToolNames, suggest } from '@lectern/core';
-import { harnessTools, lineTools } from '@lectern/lines';
+import { closeSearchWorkers, harnessTools, lineTools } from '@lectern/lines';
 import { createMemory, type MemoryStore, memoriaTools, memoryTools } from '@lectern/memory';
 import { atlasTools, mdChunkTools, sectionTools } from '@lectern/sections';
 import { wikiPresetTools, wikiTools } from '@lectern/wiki';
@@ -26,7 +26,7 @@ export interface Composition {
   inFlight: () => number;
   /** Resolves when no tool call is running (or after `timeoutMs`). */
   idle: (timeoutMs?: number) => Promise<void>;
-  /** Releases resources (database handles). */
+  /** Releases resources (database handles, search worker threads). */
   close: () => void;
 }
 
@@ -281,7 +281,11 @@ export function compose(config: Config, options: ComposeOptions = {}): Compositi
                 resolve();
               });
             }),
-      close: () => store?.close(),
+      close: () => {
+        store?.close();
+        // search_text's worker threads (started by large searches): let them finish and stop.
+        void closeSearchWorkers();
+      },
     };
   } catch (e) {
     store?.close();

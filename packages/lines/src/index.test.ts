@@ -8,6 +8,7 @@ describe('public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
       'DEFAULT_LINE_LIMITS',
+      'closeSearchWorkers',
       'harnessTools',
       'lineTools',
       'readLines',

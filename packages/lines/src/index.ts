@@ -12,6 +12,7 @@ export {
   type ReadLinesRequest,
   readLines,
 } from './lib/read-lines.js';
+export { closeSearchWorkers } from './lib/search-pool.js';
 export type { WorkspaceConfig } from './lib/workspaces.js';
 export { type LinesOptions, lineTools } from './line-tools.js';
 export { harnessTools } from './presets/harness.js';

@@ -1,4 +1,5 @@
 import { ToolError } from '@lectern/core';
+import { makePrefilter } from './file-scan.js';
 import type { ScanParams } from './regex-runner.js';
 
 /** How a search query is interpreted. */
@@ -56,37 +57,6 @@ export function compileQuery(options: QueryOptions): CompiledQuery {
   }
 }
 
-/**
- * The only non-ASCII characters that Unicode simple case folding (the `iu` flags) maps onto
- * ASCII letters: KELVIN SIGN onto k and LATIN SMALL LETTER LONG S onto s.
- */
-const FOLDS_ONTO_ASCII: ReadonlyArray<readonly [string, Buffer]> = [
-  ['k', Buffer.from('\u212A', 'utf8')],
-  ['s', Buffer.from('\u017F', 'utf8')],
-];
-
-const ASCII = /^[\u0000-\u007f]*$/;
-
-/**
- * A byte-level check that rules out files which cannot contain a literal: the UTF-8 needle
- * for a case-sensitive query; for a case-insensitive ASCII query, a legacy-mode `i` search over
- * the bytes read as Latin-1 (one character per byte, no decoding; ASCII letters then only match
- * ASCII letters, and in UTF-8 an ASCII byte is always that ASCII character), or the presence of
- * a character that folds onto one of the query's letters.
- */
-function literalPrefilter(options: QueryOptions): ((bytes: Buffer) => boolean) | undefined {
-  if (options.regex) return undefined;
-  if (options.caseSensitive) {
-    const needle = Buffer.from(options.query, 'utf8');
-    return (bytes) => bytes.indexOf(needle) !== -1;
-  }
-  if (!ASCII.test(options.query)) return undefined;
-  const re = new RegExp(escapeLiteral(options.query), 'i');
-  const lower = options.query.toLowerCase();
-  const folds = FOLDS_ONTO_ASCII.filter(([c]) => lower.includes(c)).map(([, b]) => b);
-  return (bytes) => re.test(bytes.toString('latin1')) || folds.some((f) => bytes.indexOf(f) !== -1);
-}
-
 function finish(source: string, flags: string, options: QueryOptions): CompiledQuery {
   return {
     source,
@@ -94,7 +64,9 @@ function finish(source: string, flags: string, options: QueryOptions): CompiledQ
     literal: !options.regex,
     needle:
       !options.regex && options.caseSensitive ? Buffer.from(options.query, 'utf8') : undefined,
-    mayMatch: literalPrefilter(options),
+    mayMatch: options.regex
+      ? undefined
+      : makePrefilter({ query: options.query, caseSensitive: options.caseSensitive }),
   };
 }
 

@@ -122,15 +122,3 @@ export class RegexScanner {
     else void worker.terminate();
   }
 }
-
-/** Scans a text on the calling thread (for literal searches, which cannot backtrack). */
-export function scanHere(text: string, params: ScanParams): FileMatches {
-  return findLineMatches(
-    text,
-    params.source,
-    params.flags,
-    params.cap,
-    params.contextLines,
-    params.maxChars,
-  );
-}

@@ -1,23 +1,14 @@
-import { isUtf8 } from 'node:buffer';
-import {
-  defineTool,
-  hasBom,
-  isToolError,
-  READ_ONLY,
-  type Root,
-  readFileInRootSync,
-  ToolError,
-} from '@lectern/core';
+import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
 import { z } from 'zod';
 import { formatBytes, type LinesContext } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
 import { checkStart } from '../lib/folder.js';
 import { compileGlobs } from '../lib/glob.js';
 import type { FileMatches, LineMatch } from '../lib/match.js';
+import { scanInOrder } from '../lib/ordered-scan.js';
 import { jsonBytes, SOURCE_TRUST } from '../lib/output.js';
 import { compileQuery, scanParams } from '../lib/query.js';
-import { readAhead } from '../lib/read-ahead.js';
-import { RegexScanner, scanHere } from '../lib/regex-runner.js';
+import { RegexScanner } from '../lib/regex-runner.js';
 import { walkTree } from '../lib/walk.js';
 
 interface Position {
@@ -36,24 +27,6 @@ const isPosition = (v: unknown): v is Position =>
   ((v as Position).l === null ||
     (Number.isInteger((v as Position).l) && ((v as Position).l as number) >= 0)) &&
   ((v as Position).d === undefined || typeof (v as Position).d === 'boolean');
-
-type Loaded = { kind: 'ok'; bytes: Buffer } | { kind: 'too_large' } | { kind: 'unreadable' };
-
-/**
- * Reads one file through the root guard's synchronous variant (the same checks): for a search
- * over many small files, one async call per path component cost more than the reads themselves.
- */
-function load(root: Root, path: string, maxBytes: number): Loaded {
-  try {
-    return { kind: 'ok', bytes: readFileInRootSync(root, path, { maxBytes }).bytes };
-  } catch (error) {
-    if (isToolError(error) && error.code === 'FILE_TOO_LARGE') return { kind: 'too_large' };
-    return { kind: 'unreadable' };
-  }
-}
-
-/** Files read ahead of the scan; reads are synchronous, so one is enough. */
-const READ_AHEAD = 1;
 
 /** Builds the `search_text` tool: literal or regular-expression search over workspace files. */
 export function searchTextTool(ctx: LinesContext) {
@@ -325,53 +298,52 @@ export function searchTextTool(ctx: LinesContext) {
       }
 
       try {
-        outer: for await (const [path, loaded] of readAhead(
-          files(),
-          (p) => Promise.resolve(load(ws.root, p, limits.maxFileBytes)),
-          READ_AHEAD,
-        )) {
+        outer: for await (const [path, verdict] of scanInOrder(files(), {
+          root: ws.root,
+          maxFileBytes: limits.maxFileBytes,
+          maxSearchBytes: limits.maxSearchBytes,
+          consumed: () => bytesRead,
+          prefilter: compiled.literal
+            ? { query: input.query, caseSensitive: input.case_sensitive ?? false }
+            : null,
+          mayMatch: compiled.mayMatch,
+          params,
+          scan: compiled.literal,
+        })) {
           if (context.signal.aborted)
             throw new ToolError('CANCELLED', 'the request was cancelled.');
-          if (loaded.kind !== 'ok') {
-            out.skipped[loaded.kind]++;
+          if (verdict.kind === 'too_large' || verdict.kind === 'unreadable') {
+            out.skipped[verdict.kind]++;
             position = { p: path, l: null };
             continue;
           }
-          const bytes = loaded.bytes;
-          if (bytesRead + bytes.length > limits.maxSearchBytes && out.files_searched > 0) {
+          if (bytesRead + verdict.length > limits.maxSearchBytes && out.files_searched > 0) {
             out.scan_limited = true;
             out.has_more = true;
             stoppedEarly = true;
             break;
           }
-          bytesRead += bytes.length;
+          bytesRead += verdict.length;
+          if (verdict.kind !== 'text') {
+            out.skipped[verdict.kind]++;
+            position = { p: path, l: null };
+            continue;
+          }
           let result: FileMatches;
-          if (compiled.mayMatch && !compiled.mayMatch(bytes)) {
-            result = { matches: [], capped: false };
-          } else if (bytes.indexOf(0) !== -1) {
-            out.skipped.binary++;
-            position = { p: path, l: null };
-            continue;
-          } else if (!isUtf8(bytes)) {
-            out.skipped.invalid_utf8++;
-            position = { p: path, l: null };
-            continue;
+          if (verdict.result) {
+            result = verdict.result;
           } else {
-            const text = (hasBom(bytes) ? bytes.subarray(3) : bytes).toString('utf8');
-            if (scanner) {
-              const scanned = await scanner.scan([text]);
-              if (scanned === 'timeout') {
-                out.timed_out = true;
-                out.timed_out_path = path;
-                position = { p: path, l: null };
-                out.has_more = true;
-                stoppedEarly = true;
-                break;
-              }
-              result = scanned[0]!;
-            } else {
-              result = scanHere(text, params);
+            // A regular expression: scanned under the call's time budget on the regex worker.
+            const scanned = await scanner!.scan([verdict.text ?? '']);
+            if (scanned === 'timeout') {
+              out.timed_out = true;
+              out.timed_out_path = path;
+              position = { p: path, l: null };
+              out.has_more = true;
+              stoppedEarly = true;
+              break;
             }
+            result = scanned[0]!;
           }
           out.files_searched++;
           const skipTo = resume && resume.p === path && resume.l !== null ? resume.l : 0;
