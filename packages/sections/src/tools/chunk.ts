@@ -1,7 +1,7 @@
 import { defineTool } from '@lectern/core';
 import { chunkDocument } from '@lectern/markdown';
 import { z } from 'zod';
-import { anchorOf, loadSource, READ_ONLY, sourceFields } from '../lib/common.js';
+import { anchorOf, loadSource, READ_ONLY, retryChanged, sourceFields } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 
 /** `docs_chunk`: a whole document as heading-aligned chunks under a character budget. */
@@ -71,8 +71,10 @@ export function chunkTool(index: DocsIndex) {
     }),
     annotations: READ_ONLY,
     handler: async (input) => {
-      const doc = (await loadSource(index, input))!;
-      const all = chunkDocument(doc.model, input.max_chars);
+      const { doc, all } = await retryChanged(async () => {
+        const doc = (await loadSource(index, input))!;
+        return { doc, all: chunkDocument(await doc.fullModel(), input.max_chars) };
+      });
       const page = all.slice(input.offset, input.offset + input.limit);
       const end = input.offset + page.length;
       return {

@@ -1,7 +1,14 @@
 import { defineTool, paginateChars, suggest, ToolError } from '@lectern/core';
 import type { Section } from '@lectern/markdown';
 import { z } from 'zod';
-import { anchorOf, contentOf, loadSource, READ_ONLY, sourceFields } from '../lib/common.js';
+import {
+  anchorOf,
+  contentOf,
+  loadSource,
+  READ_ONLY,
+  retryChanged,
+  sourceFields,
+} from '../lib/common.js';
 import type { DocsIndex, IndexedDoc } from '../lib/docs-index.js';
 
 function headingList(doc: IndexedDoc) {
@@ -99,61 +106,74 @@ export function getSectionTool(index: DocsIndex) {
         .describe('Document id when the file is a document of a root, else null.'),
     }),
     annotations: READ_ONLY,
-    handler: async (input) => {
-      const doc = (await loadSource(index, input, {
-        required: true,
-        names: { path: 'path', text: 'text', doc_id: '' },
-      }))!;
-      const sections = doc.model.sections;
-      let section: Section | undefined;
-      let matches = 1;
-      if (input.anchor !== undefined) {
-        const slug = input.anchor.slice(input.anchor.lastIndexOf('#') + 1).trim();
-        section = sections.find((s) => s.slug === slug);
-        if (!section)
-          throw noMatch(
-            doc,
-            'anchor',
-            slug,
-            sections.map((s) => s.slug),
-          );
-      } else if (input.heading !== undefined) {
-        const wanted = input.heading.trim().replace(/\s+/g, ' ').toLowerCase();
-        const found = sections.filter(
-          (s) => s.heading.trim().replace(/\s+/g, ' ').toLowerCase() === wanted,
-        );
-        if (found.length === 0)
-          throw noMatch(
-            doc,
-            'heading',
-            input.heading,
-            sections.map((s) => s.heading),
-          );
-        section = found[0]!;
-        matches = found.length;
-      } else {
-        throw new ToolError(
-          'SELECTOR_MISSING',
-          'give heading (a title such as "Install") or anchor (a slug such as "install-1") to pick the section; the document’s headings are in details.headings.',
-          { details: { headings: headingList(doc) } },
-        );
-      }
-      const ext = contentOf(doc, section, input.include_subsections);
-      const page = paginateChars(ext.content, { offset: input.offset, maxChars: input.max_chars });
-      return {
-        title: section.heading,
-        heading_path: section.headingPath,
-        level: section.level,
-        anchor: section.slug,
-        start_line: section.startLine,
-        end_line: ext.endLine,
-        chars: ext.content.length,
-        matches,
-        text: page.content,
-        truncated: page.truncated,
-        next_offset: page.next_offset,
-        doc_id: doc.docId === null ? null : anchorOf(doc, null),
-      };
-    },
+    handler: (input) => retryChanged(() => getSection(index, input)),
   });
+}
+
+async function getSection(
+  index: DocsIndex,
+  input: {
+    path?: string | undefined;
+    text?: string | undefined;
+    anchor?: string | undefined;
+    heading?: string | undefined;
+    include_subsections: boolean;
+    offset: number;
+    max_chars: number;
+  },
+) {
+  const doc = (await loadSource(index, input, {
+    required: true,
+    names: { path: 'path', text: 'text', doc_id: '' },
+  }))!;
+  const sections = doc.model.sections;
+  let section: Section | undefined;
+  let matches = 1;
+  if (input.anchor !== undefined) {
+    const slug = input.anchor.slice(input.anchor.lastIndexOf('#') + 1).trim();
+    section = sections.find((s) => s.slug === slug);
+    if (!section)
+      throw noMatch(
+        doc,
+        'anchor',
+        slug,
+        sections.map((s) => s.slug),
+      );
+  } else if (input.heading !== undefined) {
+    const wanted = input.heading.trim().replace(/\s+/g, ' ').toLowerCase();
+    const found = sections.filter(
+      (s) => s.heading.trim().replace(/\s+/g, ' ').toLowerCase() === wanted,
+    );
+    if (found.length === 0)
+      throw noMatch(
+        doc,
+        'heading',
+        input.heading,
+        sections.map((s) => s.heading),
+      );
+    section = found[0]!;
+    matches = found.length;
+  } else {
+    throw new ToolError(
+      'SELECTOR_MISSING',
+      'give heading (a title such as "Install") or anchor (a slug such as "install-1") to pick the section; the document’s headings are in details.headings.',
+      { details: { headings: headingList(doc) } },
+    );
+  }
+  const ext = await contentOf(doc, section, input.include_subsections);
+  const page = paginateChars(ext.content, { offset: input.offset, maxChars: input.max_chars });
+  return {
+    title: section.heading,
+    heading_path: section.headingPath,
+    level: section.level,
+    anchor: section.slug,
+    start_line: section.startLine,
+    end_line: ext.endLine,
+    chars: ext.content.length,
+    matches,
+    text: page.content,
+    truncated: page.truncated,
+    next_offset: page.next_offset,
+    doc_id: doc.docId === null ? null : anchorOf(doc, null),
+  };
 }

@@ -47,7 +47,7 @@ export function outlineEntry(doc: IndexedDoc, depth: number): z.input<typeof doc
     path: doc.displayPath,
     title: m.title,
     lines: m.totalLines,
-    chars: m.text.length,
+    chars: m.chars,
     sections: m.sections
       .filter((s) => s.level <= depth)
       .map((s) => ({

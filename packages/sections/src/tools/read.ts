@@ -4,6 +4,7 @@ import {
   contentOf,
   READ_ONLY,
   resolveAnchor,
+  retryChanged,
   sectionRef,
   sectionRefSchema,
 } from '../lib/common.js';
@@ -65,8 +66,13 @@ export function readTool(index: DocsIndex) {
     }),
     annotations: READ_ONLY,
     handler: async (input) => {
-      const { doc, section } = await resolveAnchor(index, input.anchor);
-      const ext = contentOf(doc, section, input.include_subsections);
+      const { doc, section, ext } = await retryChanged(async () => {
+        const found = await resolveAnchor(index, input.anchor);
+        return {
+          ...found,
+          ext: await contentOf(found.doc, found.section, input.include_subsections),
+        };
+      });
       const page = paginateChars(ext.content, { offset: input.offset, maxChars: input.max_chars });
       const ref = sectionRef(doc, section);
       return {
