@@ -29,6 +29,7 @@ import { buildSearchData, type DocSearchData, searchDataBytes, TermTable } from 
 import {
   byteRange,
   type DocOutline,
+  fileLines,
   outlineOf,
   type StoredModel,
   storedBytes,
@@ -574,7 +575,7 @@ export class DocsIndex {
     });
     try {
       const opened = await openInRoot(root.root, relPath, { maxBytes: this.maxFileBytes });
-      let bytes: Buffer;
+      let bytes: Buffer | null;
       const st = opened.stat;
       try {
         if (hit && this.sameFile(hit.stored, st)) {
@@ -587,14 +588,18 @@ export class DocsIndex {
         await opened.handle.close();
       }
       await before;
-      const { text } = decodeUtf8(bytes, { subject: `file ${this.displayPath(root, relPath)}` });
+      const { text, bom } = decodeUtf8(bytes, {
+        subject: `file ${this.displayPath(root, relPath)}`,
+      });
+      const version = sha256(bytes);
+      const lines = fileLines(bytes, text, bom);
+      bytes = null; // not needed past this point: a large file's bytes go before its parse
       // Parses start in the order their reads started; a long one (on the worker thread) does
       // not hold up the next document's turn.
       const parsing = this.parse(text, root.id, opened.relativePath);
       done();
-      const version = sha256(bytes);
       const model = await parsing;
-      const storedModel = storeModel(model, bytes);
+      const storedModel = storeModel(model, lines);
       const stored: Stored = {
         key,
         root,

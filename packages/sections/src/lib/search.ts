@@ -155,14 +155,33 @@ export function postingsOf(d: DocSearchData, term: string): number[] | null {
   return out;
 }
 
-/** Appends `v` (a non-negative integer) as a LEB128 varint. */
-function pushVarint(out: number[], v: number): void {
-  let x = v;
-  while (x >= 0x80) {
-    out.push((x % 0x80) | 0x80);
-    x = Math.floor(x / 0x80);
+/** One term's postings while a document is indexed: varints in a buffer that doubles. */
+class PostingWriter {
+  bytes = new Uint8Array(8);
+  length = 0;
+  lastUnit = 0;
+
+  /** Appends `v` (a non-negative integer) as a LEB128 varint. */
+  private varint(v: number): void {
+    if (this.length + 8 > this.bytes.length) {
+      const next = new Uint8Array(this.bytes.length * 2);
+      next.set(this.bytes.subarray(0, this.length));
+      this.bytes = next;
+    }
+    let x = v;
+    while (x >= 0x80) {
+      this.bytes[this.length++] = (x % 0x80) | 0x80;
+      x = Math.floor(x / 0x80);
+    }
+    this.bytes[this.length++] = x;
   }
-  out.push(x);
+
+  add(unit: number, headTf: number, bodyTf: number): void {
+    this.varint(unit - this.lastUnit);
+    this.lastUnit = unit;
+    this.varint(headTf);
+    this.varint(bodyTf);
+  }
 }
 
 function countInto(map: Map<string, number>, tokens: string[]): void {
@@ -175,8 +194,7 @@ function countInto(map: Map<string, number>, tokens: string[]): void {
  */
 export function buildSearchData(doc: DocModel, table: TermTable = new TermTable()): DocSearchData {
   const units: SearchUnit[] = [];
-  // term -> flat [unit, headTf, bodyTf, ...] while building; encoded at the end
-  const lists = new Map<string, number[]>();
+  const lists = new Map<string, PostingWriter>();
   let totalLen = 0;
   const add = (section: number, head: string, bodyFirst: number, bodyLast: number) => {
     const headToks = tokenize(head);
@@ -202,10 +220,10 @@ export function buildSearchData(doc: DocModel, table: TermTable = new TermTable(
     const push = (t: string) => {
       let list = lists.get(t);
       if (!list) {
-        list = [];
+        list = new PostingWriter();
         lists.set(table.intern(t), list);
       }
-      list.push(u, h.get(t) ?? 0, b.get(t) ?? 0);
+      list.add(u, h.get(t) ?? 0, b.get(t) ?? 0);
     };
     for (const t of h.keys()) push(t);
     for (const t of b.keys()) if (!h.has(t)) push(t);
@@ -222,20 +240,18 @@ export function buildSearchData(doc: DocModel, table: TermTable = new TermTable(
   });
   const terms = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const termStarts = new Uint32Array(terms.length + 1);
-  const bytes: number[] = [];
+  let size = 0;
+  for (const w of lists.values()) size += w.length;
+  const postings = new Uint8Array(size);
+  let at = 0;
   terms.forEach((t, k) => {
-    termStarts[k] = bytes.length;
-    const list = lists.get(t)!;
-    let prev = 0;
-    for (let i = 0; i < list.length; i += 3) {
-      pushVarint(bytes, list[i]! - prev);
-      prev = list[i]!;
-      pushVarint(bytes, list[i + 1]!);
-      pushVarint(bytes, list[i + 2]!);
-    }
+    termStarts[k] = at;
+    const w = lists.get(t)!;
+    postings.set(w.bytes.subarray(0, w.length), at);
+    at += w.length;
   });
-  termStarts[terms.length] = bytes.length;
-  return { units, terms, termStarts, postings: Uint8Array.from(bytes), totalLen };
+  termStarts[terms.length] = at;
+  return { units, terms, termStarts, postings, totalLen };
 }
 
 /** How many lines the heading of section `i` takes (2+ for setext headings). */

@@ -77,12 +77,12 @@ function own(s: string): string {
 }
 
 /** Line starts in bytes of `bytes[from..]`, by the rule of `computeLineStarts`. */
-function byteLineStarts(bytes: Uint8Array, from: number, expected: number): number[] {
+function byteLineStarts(bytes: Uint8Array, from: number): number[] {
   const starts: number[] = [];
   const n = bytes.length;
   if (from >= n) return starts;
   starts.push(from);
-  for (let i = from; i < n && starts.length <= expected; i++) {
+  for (let i = from; i < n; i++) {
     const c = bytes[i];
     if (c === 10 || c === 13) {
       if (c === 13 && bytes[i + 1] === 10) i++;
@@ -92,29 +92,56 @@ function byteLineStarts(bytes: Uint8Array, from: number, expected: number): numb
   return starts;
 }
 
+/** Where a file's lines are, found from its bytes before they are parsed (see {@link storeModel}). */
+export interface FileLines {
+  /** Byte offset where the parsed text starts (after one or two byte-order marks). */
+  textStart: number;
+  /** Byte length of the file. */
+  end: number;
+  /** Byte offset of each line's start; null when the text is ASCII (a character is a byte). */
+  byteStarts: number[] | null;
+}
+
 /**
- * Stores a document parsed from the file `bytes` (whose decoded text, without byte-order
- * marks, is `model.text`). Section strings are copied flat, so nothing refers to the text.
+ * The line table of a file from its bytes and their decoded text (`bom`: a byte-order mark
+ * was stripped). The parser strips one more leading U+FEFF, so a second mark counts too.
+ * Lets the caller drop the bytes before the parse.
  */
-export function storeModel(model: DocModel, bytes: Uint8Array): StoredModel {
-  const textBytes = Buffer.byteLength(model.text, 'utf8');
-  const textStart = bytes.length - textBytes;
+export function fileLines(bytes: Uint8Array, decoded: string, bom: boolean): FileLines {
+  let textStart = bom ? 3 : 0;
+  let chars = decoded.length;
+  if (decoded.charCodeAt(0) === 0xfeff) {
+    textStart += 3;
+    chars--;
+  }
+  const ascii = bytes.length - textStart === chars;
+  return {
+    textStart,
+    end: bytes.length,
+    byteStarts: ascii ? null : byteLineStarts(bytes, textStart),
+  };
+}
+
+/**
+ * Stores a document parsed from a file (see {@link fileLines}). Section strings are copied
+ * flat, so nothing refers to the text.
+ */
+export function storeModel(model: DocModel, file: FileLines): StoredModel {
   const count = model.lineStarts.length;
-  const big = bytes.length > 0xffffffff;
-  const starts = big ? new Float64Array(count) : new Uint32Array(count);
-  if (textBytes === model.text.length) {
-    // ASCII: a character is a byte
-    for (let i = 0; i < count; i++) starts[i] = model.lineStarts[i]! + textStart;
+  const starts = file.end > 0xffffffff ? new Float64Array(count) : new Uint32Array(count);
+  if (file.byteStarts === null) {
+    for (let i = 0; i < count; i++) starts[i] = model.lineStarts[i]! + file.textStart;
   } else {
-    const found = byteLineStarts(bytes, textStart, count);
-    if (found.length !== count) {
-      throw new Error(`line table mismatch: ${found.length} byte lines, ${count} text lines`);
+    if (file.byteStarts.length !== count) {
+      throw new Error(
+        `line table mismatch: ${file.byteStarts.length} byte lines, ${count} text lines`,
+      );
     }
-    starts.set(found);
+    starts.set(file.byteStarts);
   }
   return {
     outline: outlineOf(model),
-    lines: { starts, textStart, end: bytes.length },
+    lines: { starts, textStart: file.textStart, end: file.end },
     blocks: packBlocks(model.blocks),
   };
 }

@@ -37,6 +37,23 @@ const outputSchema = z.object({
   skipped: z
     .array(z.object({ path: z.string(), reason: z.string() }))
     .describe('Files of the roots that could not be indexed (first 20), with the reason.'),
+  index: z
+    .object({
+      documents: z.number().int().describe('Documents the index holds in memory.'),
+      bytes: z
+        .number()
+        .int()
+        .describe(
+          'Estimated memory held by the index in bytes: outlines, line positions and search data (document text is read from the files when needed, not kept).',
+        ),
+      max_bytes: z
+        .number()
+        .int()
+        .describe(
+          'Memory budget of the index in bytes; past it the least recently used documents are dropped and parsed again on their next use.',
+        ),
+    })
+    .describe('Memory use of the documentation index after this call.'),
 });
 
 /** Outline of one document for the output. */
@@ -59,6 +76,11 @@ export function outlineEntry(doc: IndexedDoc, depth: number): z.input<typeof doc
         chars: sectionChars(m, s),
       })),
   };
+}
+
+function indexStats(index: DocsIndex) {
+  const s = index.stats();
+  return { documents: s.documents, bytes: s.bytes, max_bytes: s.maxBytes };
 }
 
 /** `docs_outline`: the heading tree of one document or of every document in the roots. */
@@ -117,6 +139,7 @@ export function outlineTool(index: DocsIndex) {
           offset: 0,
           next_offset: null,
           skipped: [],
+          index: indexStats(index),
         };
       }
       const { docs, skipped } = await index.listDocuments({
@@ -132,6 +155,7 @@ export function outlineTool(index: DocsIndex) {
         offset: input.offset,
         next_offset: end < docs.length ? end : null,
         skipped: skipped.slice(0, 20),
+        index: indexStats(index),
       };
     },
   });
