@@ -2,6 +2,7 @@ export {
   DEFAULT_MAX_DOC_BYTES,
   DocsIndex,
   type IndexedDoc,
+  type IndexStats,
   MARKDOWN_EXTENSIONS,
   type ParseEvent,
   type SectionsOptions,

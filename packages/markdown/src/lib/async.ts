@@ -21,7 +21,17 @@ export interface AsyncDocumentOptions {
 
 type Reply = { id: number; outline: Outline } | { id: number; error: string };
 
+/**
+ * After outlining this many characters in all, an idle worker thread is replaced by a fresh
+ * one: its heap grows with each large text and is only given back when the thread ends.
+ */
+const RECYCLE_CHARS = 8 * 1024 * 1024;
+
 let worker: Worker | null = null;
+/** Characters sent to the current worker thread. */
+let workerChars = 0;
+/** Worker threads replaced on purpose: their exit is not a failure. */
+const retired = new WeakSet<Worker>();
 let nextId = 0;
 const waiting = new Map<number, { resolve: (o: Outline) => void; reject: (e: Error) => void }>();
 
@@ -48,21 +58,35 @@ function theWorker(): Worker | null {
     const job = waiting.get(reply.id);
     if (!job) return;
     waiting.delete(reply.id);
-    if (waiting.size === 0) w.unref();
+    if (waiting.size === 0) {
+      w.unref();
+      if (worker === w && workerChars >= RECYCLE_CHARS) recycle(w);
+    }
     if ('error' in reply) job.reject(new Error(reply.error));
     else job.resolve(reply.outline);
   });
   w.on('error', (e) => {
+    if (retired.has(w)) return;
     if (worker === w) worker = null;
     failAll(e instanceof Error ? e : new Error(String(e)));
   });
   w.on('exit', (code) => {
+    if (retired.has(w)) return;
     if (worker === w) worker = null;
     failAll(new Error(`the Markdown worker thread exited with code ${code}`));
   });
   w.unref();
   worker = w;
+  workerChars = 0;
   return w;
+}
+
+/** Ends the idle worker `w` (giving its heap back) and starts its successor. */
+function recycle(w: Worker): void {
+  retired.add(w);
+  worker = null;
+  void w.terminate();
+  theWorker();
 }
 
 /**
@@ -80,6 +104,7 @@ export function outlineInWorker(
   return new Promise<Outline>((resolve, reject) => {
     waiting.set(id, { resolve, reject });
     w.ref();
+    workerChars += text.length;
     const req: OutlineRequest = { id, text, forceRemark: options.forceRemark ?? false };
     w.postMessage(req);
   });

@@ -1,7 +1,13 @@
 import { suggest, ToolError } from '@lectern/core';
-import { type DocModel, rootExtract, type Section, sectionExtract } from '@lectern/markdown';
+import type { Extract, Section } from '@lectern/markdown';
 import { z } from 'zod';
-import { DEFAULT_MAX_DOC_BYTES, type DocsIndex, type IndexedDoc } from './docs-index.js';
+import {
+  DEFAULT_MAX_DOC_BYTES,
+  DocChangedError,
+  type DocsIndex,
+  type IndexedDoc,
+} from './docs-index.js';
+import type { DocOutline } from './stored.js';
 
 /** The anchor of a section (or of the document root when `section` is null). */
 export function anchorOf(doc: IndexedDoc, section: Section | null): string {
@@ -9,9 +15,19 @@ export function anchorOf(doc: IndexedDoc, section: Section | null): string {
   return section ? `${doc.docId}#${section.slug}` : doc.docId;
 }
 
-/** Characters of a section with or without its subsections. */
-export function sectionChars(model: DocModel, s: Section, withSubsections = true): number {
-  return sectionExtract(model, s, withSubsections).content.length;
+/** Characters of a section with its subsections. */
+export function sectionChars(model: DocOutline, s: Section): number {
+  return model.sectionChars[s.index] ?? 0;
+}
+
+/** The innermost section containing `line`, or null when the line precedes every heading. */
+export function sectionAtLine(model: DocOutline, line: number): Section | null {
+  let found: Section | null = null;
+  for (const s of model.sections) {
+    if (s.startLine > line) break;
+    found = s;
+  }
+  return found;
 }
 
 /** Splits an anchor at its last `#`. */
@@ -22,10 +38,10 @@ export function splitAnchor(anchor: string): { docId: string; slug: string | nul
     : { docId: anchor.slice(0, i), slug: anchor.slice(i + 1) };
 }
 
-const slugMaps = new WeakMap<DocModel, Map<string, Section>>();
+const slugMaps = new WeakMap<DocOutline, Map<string, Section>>();
 
 /** Sections of a document by slug (built once per parse). */
-export function slugIndex(model: DocModel): Map<string, Section> {
+export function slugIndex(model: DocOutline): Map<string, Section> {
   let map = slugMaps.get(model);
   if (!map) {
     map = new Map(model.sections.map((s) => [s.slug, s]));
@@ -110,11 +126,58 @@ async function unknownAnchor(index: DocsIndex, anchor: string): Promise<ToolErro
   );
 }
 
-/** The content of a section, or of the whole document when `section` is null. */
-export function contentOf(doc: IndexedDoc, section: Section | null, withSubsections: boolean) {
-  return section
-    ? sectionExtract(doc.model, section, withSubsections)
-    : rootExtract(doc.model, withSubsections);
+/** The line range of a section, or of the whole document when `section` is null. */
+export function rangeOf(
+  doc: IndexedDoc,
+  section: Section | null,
+  withSubsections: boolean,
+): { first: number; last: number } {
+  if (section) {
+    return {
+      first: section.startLine,
+      last: withSubsections ? section.endLine : section.ownEndLine,
+    };
+  }
+  return { first: 1, last: withSubsections ? doc.model.rootEndLine : doc.model.rootOwnEndLine };
+}
+
+/**
+ * The content of a section, or of the whole document when `section` is null, read from the
+ * document's file (or inline text). Throws {@link DocChangedError} when the file changed since
+ * it was parsed (see {@link retryChanged}).
+ */
+export function contentOf(
+  doc: IndexedDoc,
+  section: Section | null,
+  withSubsections: boolean,
+): Promise<Extract> {
+  const { first, last } = rangeOf(doc, section, withSubsections);
+  return doc.extract(first, last);
+}
+
+/** Attempts of {@link retryChanged} before it gives up on a file that keeps changing. */
+export const CHANGED_ATTEMPTS = 3;
+
+/**
+ * Runs `work` (which looks its documents up and reads their text) again when a file changed
+ * between the lookup and the read, so the answer always comes from one version of each file.
+ * A file that changes at every attempt is a `DOC_CHANGED` error.
+ */
+export async function retryChanged<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (e) {
+      if (!(e instanceof DocChangedError)) throw e;
+      if (attempt >= CHANGED_ATTEMPTS) {
+        throw new ToolError(
+          'DOC_CHANGED',
+          `${e.path} changed on disk while it was being read, ${attempt} times in a row; call again once it is no longer being written.`,
+          { details: { path: e.path } },
+        );
+      }
+    }
+  }
 }
 
 /** Longest path, doc_id, anchor, heading or scope a tool accepts, in characters. */
@@ -234,7 +297,6 @@ export const sectionRefSchema = {
 
 /** The section reference fields of a result. */
 export function sectionRef(doc: IndexedDoc, section: Section | null) {
-  const ext = contentOf(doc, section, true);
   return {
     anchor: anchorOf(doc, section),
     doc_id: doc.docId ?? '',
@@ -243,6 +305,6 @@ export function sectionRef(doc: IndexedDoc, section: Section | null) {
     heading_path: section ? section.headingPath : [],
     level: section ? section.level : 0,
     start_line: section ? section.startLine : 1,
-    end_line: section ? section.endLine : ext.endLine,
+    end_line: section ? section.endLine : doc.model.rootEndLine,
   };
 }

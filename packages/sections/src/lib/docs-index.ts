@@ -19,14 +19,31 @@ import {
 } from '@lectern/core';
 import {
   buildDocumentAsync,
+  computeLineStarts,
   type DocModel,
+  type Extract,
+  extractLines,
   type ParserUsed,
   type Section,
 } from '@lectern/markdown';
-import { buildSearchData, type DocSearchData } from './search.js';
+import { buildSearchData, type DocSearchData, searchDataBytes, TermTable } from './search.js';
+import {
+  byteRange,
+  type DocOutline,
+  fileLines,
+  outlineOf,
+  type StoredModel,
+  storedBytes,
+  storeModel,
+  trimLineBreak,
+  unpackBlocks,
+} from './stored.js';
 
 /** Default size cap of one document: 10 MiB. */
 export const DEFAULT_MAX_DOC_BYTES = 10 * 1024 * 1024;
+
+/** Default memory budget of the index (outlines, line tables and search data): 256 MiB. */
+export const DEFAULT_MAX_INDEX_BYTES = 256 * 1024 * 1024;
 
 /** File extensions read as Markdown, in the order that wins a doc_id clash. */
 export const MARKDOWN_EXTENSIONS = ['.md', '.markdown', '.mdx'] as const;
@@ -46,6 +63,11 @@ export interface SectionsOptions {
    * continue.
    */
   maxOutputBytes?: number;
+  /**
+   * Memory budget of the index in bytes (default 256 MiB): past it, the documents used least
+   * recently are dropped and parsed again when next needed.
+   */
+  maxIndexBytes?: number;
   /** Called after every parse (not for cache hits): a hook for tests and metrics. */
   onParse?: (event: ParseEvent) => void;
 }
@@ -62,7 +84,11 @@ export interface ParseEvent {
   parser: ParserUsed;
 }
 
-/** A parsed document of a root (or of inline text, with null ids). */
+/**
+ * A parsed document of a root (or of inline text, with null ids). The index keeps its outline
+ * and where its lines are, not its text: text is read back from the file when asked for, and
+ * a file that changed since it was parsed makes those reads throw {@link DocChangedError}.
+ */
 export interface IndexedDoc {
   /** Document id (`guide/install`), or null for inline text. */
   docId: string | null;
@@ -72,17 +98,62 @@ export interface IndexedDoc {
   relPath: string | null;
   /** `relPath` as callers see it: prefixed with the root id when there are several roots. */
   displayPath: string | null;
-  model: DocModel;
+  /** The outline and figures of the document (no text). */
+  model: DocOutline;
   /** SHA-256 of the raw bytes (of the UTF-8 text for inline text). */
   version: string;
-  /** The search index, built on first use. */
-  search(): DocSearchData;
+  /** Lines `first..last` (1-based, inclusive) of this version of the document. */
+  extract(first: number, last: number): Promise<Extract>;
+  /** The whole parsed document with its text, as this version of the file holds it. */
+  fullModel(): Promise<DocModel>;
+  /** The search index, built on first use (reading the text back once). */
+  search(): Promise<DocSearchData>;
 }
 
-interface CacheEntry {
+/**
+ * Thrown by the text reads of an {@link IndexedDoc} when its file changed (or went away) after
+ * it was parsed: the caller looks the document up again, which parses the new version.
+ */
+export class DocChangedError extends Error {
+  constructor(readonly path: string) {
+    super(`document ${path} changed on disk after it was indexed`);
+    this.name = 'DocChangedError';
+  }
+}
+
+/** What the index holds in memory (see {@link DocsIndex.stats}). */
+export interface IndexStats {
+  /** Documents held. */
+  documents: number;
+  /** Of those, how many have their search data built. */
+  searchable: number;
+  /** Estimated bytes held by outlines, line tables and search data. */
+  bytes: number;
+  /** The budget (`maxIndexBytes`). */
+  maxBytes: number;
+  /** Documents dropped so far to stay within the budget. */
+  evicted: number;
+}
+
+/** One document in the cache: its file identity, stored model and search data. */
+interface Stored {
+  /** Cache key (absolute path), or null for inline text. */
+  key: string | null;
+  root: RootEntry | null;
+  relPath: string | null;
   size: number;
   mtimeMs: number;
   ino: number;
+  model: StoredModel;
+  /** Inline text keeps its parsed model (it is never cached). */
+  inline: DocModel | null;
+  search: DocSearchData | null;
+  searching: Promise<DocSearchData> | null;
+  bytes: number;
+}
+
+interface CacheEntry {
+  stored: Stored;
   doc: IndexedDoc;
 }
 
@@ -165,8 +236,16 @@ export class DocsIndex {
   parseCount = 0;
   /** Of {@link parseCount}, how many needed remark for all or part of the text. */
   remarkCount = 0;
+  /** Memory budget of the index in bytes. */
+  readonly maxIndexBytes: number;
   private readonly onParse: ((event: ParseEvent) => void) | undefined;
+  /** Cached documents by absolute path, least recently used first. */
   private readonly cache = new Map<string, CacheEntry>();
+  /** Estimated bytes of the cached documents. */
+  private cacheBytes = 0;
+  private evicted = 0;
+  /** Term strings shared by the documents' search data. */
+  private readonly terms = new TermTable();
   private lastIds: string[] = [];
   /** doc_id -> file, remembered from earlier lookups (revalidated with lstat on use). */
   private readonly resolved = new Map<
@@ -222,7 +301,71 @@ export class DocsIndex {
       );
     }
     this.maxOutputBytes = out;
+    const budget = options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES;
+    if (!Number.isInteger(budget) || budget < 1) {
+      throw new ToolError(
+        'INVALID_LIMIT',
+        `maxIndexBytes must be a positive whole number, got ${budget}.`,
+      );
+    }
+    this.maxIndexBytes = budget;
     this.onParse = options.onParse;
+  }
+
+  /** What the index holds in memory now. */
+  stats(): IndexStats {
+    let searchable = 0;
+    for (const e of this.cache.values()) if (e.stored.search) searchable++;
+    return {
+      documents: this.cache.size,
+      searchable,
+      bytes: this.cacheBytes,
+      maxBytes: this.maxIndexBytes,
+      evicted: this.evicted,
+    };
+  }
+
+  /** Adds a document to the cache (replacing the one at `key`) and keeps to the budget. */
+  private remember(key: string, entry: CacheEntry): void {
+    this.forget(key);
+    this.cache.set(key, entry);
+    this.cacheBytes += entry.stored.bytes;
+    this.evict(key);
+  }
+
+  /** Drops the document at `key` from the cache. */
+  private forget(key: string): void {
+    const old = this.cache.get(key);
+    if (!old) return;
+    this.cache.delete(key);
+    this.cacheBytes -= old.stored.bytes;
+  }
+
+  /** Marks the document at `key` as just used. */
+  private touch(key: string, entry: CacheEntry): void {
+    this.cache.delete(key);
+    this.cache.set(key, entry);
+  }
+
+  /** Drops the least recently used documents until the cache fits its budget (never `keep`). */
+  private evict(keep: string): void {
+    if (this.cacheBytes <= this.maxIndexBytes) return;
+    for (const key of this.cache.keys()) {
+      if (this.cacheBytes <= this.maxIndexBytes) break;
+      if (key === keep) continue;
+      this.forget(key);
+      this.evicted++;
+    }
+  }
+
+  /** Accounts for search data just built for `stored` (when it is still cached). */
+  private grew(stored: Stored, delta: number): void {
+    stored.bytes += delta;
+    const e = stored.key === null ? undefined : this.cache.get(stored.key);
+    if (e?.stored !== stored) return; // dropped or replaced meanwhile
+    this.cacheBytes += delta;
+    this.touch(stored.key!, e);
+    this.evict(stored.key!);
   }
 
   private get multi(): boolean {
@@ -244,7 +387,24 @@ export class DocsIndex {
       );
     }
     const model = await this.parse(text, null, null);
-    return this.wrap(model, null, null, null, sha256(text));
+    const stored: Stored = {
+      key: null,
+      root: null,
+      relPath: null,
+      size: 0,
+      mtimeMs: 0,
+      ino: 0,
+      model: {
+        outline: outlineOf(model),
+        lines: { starts: new Uint32Array(0), textStart: 0, end: 0 },
+        blocks: new Uint32Array(0),
+      },
+      inline: model,
+      search: null,
+      searching: null,
+      bytes: 0,
+    };
+    return this.wrap(stored, null, null, null, sha256(text));
   }
 
   /**
@@ -260,25 +420,134 @@ export class DocsIndex {
   }
 
   private wrap(
-    model: DocModel,
+    stored: Stored,
     docId: string | null,
     root: RootEntry | null,
     relPath: string | null,
     version: string,
   ): IndexedDoc {
-    let search: DocSearchData | null = null;
     return {
       docId,
       rootId: root?.id ?? null,
       relPath,
       displayPath: root && relPath !== null ? this.displayPath(root, relPath) : null,
-      model,
+      model: stored.model.outline,
       version,
-      search: () => {
-        search ??= buildSearchData(model);
-        return search;
-      },
+      extract: (first, last) => this.extractOf(stored, first, last),
+      fullModel: () => this.fullModelOf(stored),
+      search: () => this.searchOf(stored),
     };
+  }
+
+  /** Where `stored`'s file is, for messages. */
+  private shown(stored: Stored): string {
+    return stored.root && stored.relPath !== null
+      ? this.displayPath(stored.root, stored.relPath)
+      : '(inline text)';
+  }
+
+  /**
+   * Opens `stored`'s file and checks it is still the file that was parsed (same size,
+   * modification time and inode); else throws {@link DocChangedError}. The caller closes it.
+   */
+  private async reopen(stored: Stored): Promise<FileHandle> {
+    const shown = this.shown(stored);
+    let opened: Awaited<ReturnType<typeof openInRoot>>;
+    try {
+      opened = await openInRoot(stored.root!.root, stored.relPath!, {
+        maxBytes: this.maxFileBytes,
+      });
+    } catch (e) {
+      if (isToolError(e)) throw new DocChangedError(shown);
+      throw e;
+    }
+    if (!this.sameFile(stored, opened.stat)) {
+      await opened.handle.close();
+      throw new DocChangedError(shown);
+    }
+    return opened.handle;
+  }
+
+  private sameFile(stored: Stored, st: Stats): boolean {
+    return stored.size === st.size && stored.mtimeMs === st.mtimeMs && stored.ino === st.ino;
+  }
+
+  /** Reads bytes `from..to` of `stored`'s file, checking the file did not change meanwhile. */
+  private async readBytes(stored: Stored, from: number, to: number): Promise<Buffer> {
+    const handle = await this.reopen(stored);
+    try {
+      const buf = Buffer.allocUnsafe(to - from);
+      let got = 0;
+      while (got < buf.length) {
+        const { bytesRead } = await handle.read(buf, got, buf.length - got, from + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      if (got < buf.length || !this.sameFile(stored, await handle.stat())) {
+        throw new DocChangedError(this.shown(stored));
+      }
+      return buf;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Decodes bytes read back from a file; bytes that no longer decode mean it changed. */
+  private decode(stored: Stored, bytes: Uint8Array, base: number): string {
+    try {
+      return decodeUtf8(bytes, { subject: `file ${this.shown(stored)}`, baseOffset: base }).text;
+    } catch (e) {
+      if (isToolError(e)) throw new DocChangedError(this.shown(stored));
+      throw e;
+    }
+  }
+
+  private async extractOf(stored: Stored, first: number, last: number): Promise<Extract> {
+    if (stored.inline) return extractLines(stored.inline, first, last);
+    const range = byteRange(stored.model.lines, first, last);
+    if (!range) return { startLine: first, endLine: first - 1, content: '' };
+    const bytes = trimLineBreak(await this.readBytes(stored, range.from, range.to));
+    // a range never starts at byte 0 inside a byte-order mark: line 1 starts after it
+    return {
+      startLine: first,
+      endLine: last,
+      content: this.decode(stored, bytes, range.from || 1),
+    };
+  }
+
+  private async fullModelOf(stored: Stored): Promise<DocModel> {
+    if (stored.inline) return stored.inline;
+    const { lines, outline } = stored.model;
+    const bytes = await this.readBytes(stored, lines.textStart, lines.end);
+    const text = this.decode(stored, bytes, lines.textStart || 1);
+    const lineStarts = computeLineStarts(text);
+    if (lineStarts.length !== outline.totalLines) throw new DocChangedError(this.shown(stored));
+    return {
+      text,
+      lineStarts,
+      totalLines: outline.totalLines,
+      sections: outline.sections,
+      frontMatter: outline.frontMatter,
+      blocks: unpackBlocks(stored.model.blocks),
+      parser: outline.parser,
+      exact: outline.exact,
+      title: outline.title,
+    };
+  }
+
+  private searchOf(stored: Stored): Promise<DocSearchData> {
+    if (stored.search) return Promise.resolve(stored.search);
+    stored.searching ??= (async () => {
+      try {
+        const data = buildSearchData(await this.fullModelOf(stored), this.terms);
+        stored.search = data;
+        if (!stored.inline) this.grew(stored, searchDataBytes(data));
+        return data;
+      } finally {
+        stored.searching = null;
+      }
+    })();
+    return stored.searching;
   }
 
   /**
@@ -293,14 +562,9 @@ export class DocsIndex {
   ): Promise<IndexedDoc> {
     const key = join(root.root.path, relPath);
     const hit = this.cache.get(key);
-    if (
-      known &&
-      hit &&
-      hit.size === known.size &&
-      hit.mtimeMs === known.mtimeMs &&
-      hit.ino === known.ino
-    ) {
+    if (known && hit && this.sameFile(hit.stored, known)) {
       if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
+      this.touch(key, hit);
       return hit.doc;
     }
     const pending = this.inflight.get(key);
@@ -328,11 +592,12 @@ export class DocsIndex {
     });
     try {
       const opened = await openInRoot(root.root, relPath, { maxBytes: this.maxFileBytes });
-      let bytes: Buffer;
+      let bytes: Buffer | null;
       const st = opened.stat;
       try {
-        if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ino === st.ino) {
+        if (hit && this.sameFile(hit.stored, st)) {
           if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
+          if (this.cache.get(key) === hit) this.touch(key, hit);
           return hit.doc;
         }
         bytes = await readAll(opened.handle, st.size, this.maxFileBytes, relPath);
@@ -340,14 +605,33 @@ export class DocsIndex {
         await opened.handle.close();
       }
       await before;
-      const { text } = decodeUtf8(bytes, { subject: `file ${this.displayPath(root, relPath)}` });
+      const { text, bom } = decodeUtf8(bytes, {
+        subject: `file ${this.displayPath(root, relPath)}`,
+      });
+      const version = sha256(bytes);
+      const lines = fileLines(bytes, text, bom);
+      bytes = null; // not needed past this point: a large file's bytes go before its parse
       // Parses start in the order their reads started; a long one (on the worker thread) does
       // not hold up the next document's turn.
       const parsing = this.parse(text, root.id, opened.relativePath);
       done();
       const model = await parsing;
-      const doc = this.wrap(model, docId, root, opened.relativePath, sha256(bytes));
-      this.cache.set(key, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, doc });
+      const storedModel = storeModel(model, lines);
+      const stored: Stored = {
+        key,
+        root,
+        relPath,
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        ino: st.ino,
+        model: storedModel,
+        inline: null,
+        search: null,
+        searching: null,
+        bytes: storedBytes(storedModel) + 2 * (key.length + relPath.length + docId.length) + 400,
+      };
+      const doc = this.wrap(stored, docId, root, opened.relativePath, version);
+      this.remember(key, { stored, doc });
       return doc;
     } finally {
       done();
@@ -491,7 +775,7 @@ export class DocsIndex {
       options.onProgress?.(done, todo.length);
     }
     for (const key of [...this.cache.keys()]) {
-      if (!live.has(key) && this.isUnderRoots(key)) this.cache.delete(key);
+      if (!live.has(key) && this.isUnderRoots(key)) this.forget(key);
     }
     docs.sort((a, b) => (a.docId! < b.docId! ? -1 : a.docId! > b.docId! ? 1 : 0));
     this.lastIds = docs.map((d) => d.docId!);
@@ -578,12 +862,11 @@ export class DocsIndex {
       if (
         hit &&
         st?.isFile() &&
-        hit.size === st.size &&
-        hit.mtimeMs === st.mtimeMs &&
-        hit.ino === st.ino &&
+        this.sameFile(hit.stored, st) &&
         // a file that now takes precedence for this doc_id (e.g. a new `.md` beside `.mdx`)
         !known.shadows.some((rel) => this.lstatQuiet(known.root, rel)?.isFile())
       ) {
+        this.touch(known.key, hit);
         return hit.doc;
       }
       this.resolved.delete(docId);

@@ -1,6 +1,6 @@
 import { ToolError } from '@lectern/core';
 import type { DocsIndex, IndexedDoc } from './docs-index.js';
-import type { Hit } from './search.js';
+import type { DocSearchData, Hit } from './search.js';
 
 /** Documents of the roots, optionally only those whose doc_id starts with `scope`. */
 export async function scopedDocs(
@@ -21,6 +21,21 @@ export async function scopedDocs(
     );
   }
   return picked;
+}
+
+/** Documents whose search data are built a few at a time: their texts are read back for it. */
+const SEARCH_BATCH = 8;
+
+/**
+ * The search data of each document, in order, building what is missing (a few documents at
+ * a time, so only a few texts are in memory at once).
+ */
+export async function searchData(docs: readonly IndexedDoc[]): Promise<DocSearchData[]> {
+  const out: DocSearchData[] = [];
+  for (let i = 0; i < docs.length; i += SEARCH_BATCH) {
+    out.push(...(await Promise.all(docs.slice(i, i + SEARCH_BATCH).map((d) => d.search()))));
+  }
+  return out;
 }
 
 /** Orders hits best first; ties by document order then position. */

@@ -57,22 +57,144 @@ export interface SearchUnit {
   bodyLast: number;
 }
 
-/** The per-document index. */
+/**
+ * Shares one copy of each term string between documents. Terms are sliced out of lower-cased
+ * text, and a slice can keep its whole source string alive: the first copy of each term kept
+ * here is flattened into a string of its own. Forgetting the table ({@link clear}) is always
+ * safe: documents keep their strings, later documents just stop sharing them.
+ */
+export class TermTable {
+  private readonly map = new Map<string, string>();
+  /** Past this many terms the table starts over, so it never grows without bound. */
+  constructor(private readonly maxTerms = 500_000) {}
+
+  /** The shared copy of `term`. */
+  intern(term: string): string {
+    const known = this.map.get(term);
+    if (known !== undefined) return known;
+    if (this.map.size >= this.maxTerms) this.map.clear();
+    // Joining forces a flat copy: no slice of a larger string survives in the index.
+    const own = term.length > 12 ? [...term].join('') : term;
+    this.map.set(own, own);
+    return own;
+  }
+
+  /** Distinct terms held. */
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** Drops every shared copy. */
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+/**
+ * The per-document index, compact: the document's distinct terms in sorted order, and for
+ * each the units holding it with the term's heading and body counts, as variable-length
+ * integers (unit gaps, then counts) in one byte array.
+ */
 export interface DocSearchData {
   units: SearchUnit[];
-  /** token -> flat [unit, headTf, bodyTf, unit, headTf, bodyTf, ...] */
-  postings: Map<string, number[]>;
+  /** Distinct terms, sorted (code unit order). */
+  terms: string[];
+  /** Byte offset of each term's postings in {@link postings}; one extra entry at the end. */
+  termStarts: Uint32Array;
+  /** Per term: (unit gap, heading count, body count) triples, each a LEB128 varint. */
+  postings: Uint8Array;
   totalLen: number;
+}
+
+/** Estimated bytes a {@link DocSearchData} holds (term strings are shared, so not counted). */
+export function searchDataBytes(d: DocSearchData): number {
+  return (
+    64 + d.units.length * 72 + d.terms.length * 8 + d.termStarts.byteLength + d.postings.byteLength
+  );
+}
+
+/** Position of `term` in `d.terms`, or -1. */
+function findTerm(d: DocSearchData, term: string): number {
+  let lo = 0;
+  let hi = d.terms.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const t = d.terms[mid]!;
+    if (t === term) return mid;
+    if (t < term) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** The postings of `term` in `d` as a flat [unit, headTf, bodyTf, ...] list, or null. */
+export function postingsOf(d: DocSearchData, term: string): number[] | null {
+  const k = findTerm(d, term);
+  if (k === -1) return null;
+  const bytes = d.postings;
+  const end = d.termStarts[k + 1]!;
+  const out: number[] = [];
+  let i = d.termStarts[k]!;
+  let unit = 0;
+  let field = 0;
+  while (i < end) {
+    let v = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      b = bytes[i++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    if (field === 0) {
+      unit += v;
+      out.push(unit);
+    } else out.push(v);
+    field = field === 2 ? 0 : field + 1;
+  }
+  return out;
+}
+
+/** One term's postings while a document is indexed: varints in a buffer that doubles. */
+class PostingWriter {
+  bytes = new Uint8Array(8);
+  length = 0;
+  lastUnit = 0;
+
+  /** Appends `v` (a non-negative integer) as a LEB128 varint. */
+  private varint(v: number): void {
+    if (this.length + 8 > this.bytes.length) {
+      const next = new Uint8Array(this.bytes.length * 2);
+      next.set(this.bytes.subarray(0, this.length));
+      this.bytes = next;
+    }
+    let x = v;
+    while (x >= 0x80) {
+      this.bytes[this.length++] = (x % 0x80) | 0x80;
+      x = Math.floor(x / 0x80);
+    }
+    this.bytes[this.length++] = x;
+  }
+
+  add(unit: number, headTf: number, bodyTf: number): void {
+    this.varint(unit - this.lastUnit);
+    this.lastUnit = unit;
+    this.varint(headTf);
+    this.varint(bodyTf);
+  }
 }
 
 function countInto(map: Map<string, number>, tokens: string[]): void {
   for (const t of tokens) map.set(t, (map.get(t) ?? 0) + 1);
 }
 
-/** Builds the search index of a parsed document. */
-export function buildSearchData(doc: DocModel): DocSearchData {
+/**
+ * Builds the search index of a parsed document. Terms are shared through `table` when given
+ * (a {@link DocsIndex} passes its own), else through a table of this call.
+ */
+export function buildSearchData(doc: DocModel, table: TermTable = new TermTable()): DocSearchData {
   const units: SearchUnit[] = [];
-  const postings = new Map<string, number[]>();
+  const lists = new Map<string, PostingWriter>();
   let totalLen = 0;
   const add = (section: number, head: string, bodyFirst: number, bodyLast: number) => {
     const headToks = tokenize(head);
@@ -95,14 +217,16 @@ export function buildSearchData(doc: DocModel): DocSearchData {
     const b = new Map<string, number>();
     countInto(h, headToks);
     countInto(b, bodyToks);
-    for (const t of new Set([...h.keys(), ...b.keys()])) {
-      let list = postings.get(t);
+    const push = (t: string) => {
+      let list = lists.get(t);
       if (!list) {
-        list = [];
-        postings.set(t, list);
+        list = new PostingWriter();
+        lists.set(table.intern(t), list);
       }
-      list.push(u, h.get(t) ?? 0, b.get(t) ?? 0);
-    }
+      list.add(u, h.get(t) ?? 0, b.get(t) ?? 0);
+    };
+    for (const t of h.keys()) push(t);
+    for (const t of b.keys()) if (!h.has(t)) push(t);
   };
   const firstBody = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1;
   const first = doc.sections[0];
@@ -114,7 +238,20 @@ export function buildSearchData(doc: DocModel): DocSearchData {
     const headingLines = headingLineCount(doc, i);
     add(i, s.heading, s.startLine + headingLines, s.ownEndLine);
   });
-  return { units, postings, totalLen };
+  const terms = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const termStarts = new Uint32Array(terms.length + 1);
+  let size = 0;
+  for (const w of lists.values()) size += w.length;
+  const postings = new Uint8Array(size);
+  let at = 0;
+  terms.forEach((t, k) => {
+    termStarts[k] = at;
+    const w = lists.get(t)!;
+    postings.set(w.bytes.subarray(0, w.length), at);
+    at += w.length;
+  });
+  termStarts[terms.length] = at;
+  return { units, terms, termStarts, postings, totalLen };
 }
 
 /** How many lines the heading of section `i` takes (2+ for setext headings). */
@@ -163,18 +300,20 @@ export function scoreAll(
   }
   if (units === 0 || terms.length === 0) return [];
   const avg = len / units || 1;
+  // Each query term's postings in each document, decoded once.
+  const lists = terms.map((t) => datas.map((d) => postingsOf(d, t)));
   const df = new Map<string, number>();
-  for (const t of terms) {
+  terms.forEach((t, ti) => {
     let n = 0;
-    for (const d of datas) n += (d.postings.get(t)?.length ?? 0) / 3;
+    for (const list of lists[ti]!) n += (list?.length ?? 0) / 3;
     df.set(t, n);
-  }
+  });
   const acc = new Map<number, Hit>();
   const k1 = 1.2;
   const b = 0.75;
   datas.forEach((d, di) => {
-    for (const t of terms) {
-      const list = d.postings.get(t);
+    for (const [ti, t] of terms.entries()) {
+      const list = lists[ti]![di];
       if (!list) continue;
       const n = df.get(t)!;
       const idf = Math.log(1 + (units - n + 0.5) / (n + 0.5));
@@ -209,7 +348,11 @@ export function snippet(
   heading: string,
   width = 180,
 ): string {
-  const body = extractLines(doc, unit.bodyFirst, unit.bodyLast).content;
+  return snippetOf(extractLines(doc, unit.bodyFirst, unit.bodyLast).content, query, heading, width);
+}
+
+/** {@link snippet} of a unit's body text, already read. */
+export function snippetOf(body: string, query: string, heading: string, width = 180): string {
   const flat = body.replace(/\s+/g, ' ').trim();
   if (flat.length === 0) return heading;
   const lower = flat.toLowerCase();

@@ -1,7 +1,7 @@
 import { collectPage, defineTool, jsonBytes, OutputBudget, READ_ONLY } from '@lectern/core';
 import { chunkDocument } from '@lectern/markdown';
 import { z } from 'zod';
-import { anchorOf, loadSource, sourceFields } from '../lib/common.js';
+import { anchorOf, loadSource, retryChanged, sourceFields } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 
 /** `docs_chunk`: a whole document as heading-aligned chunks under a character budget. */
@@ -76,8 +76,10 @@ export function chunkTool(index: DocsIndex) {
     }),
     annotations: READ_ONLY,
     handler: async (input) => {
-      const doc = (await loadSource(index, input))!;
-      const all = chunkDocument(doc.model, input.max_chars);
+      const { doc, all } = await retryChanged(async () => {
+        const doc = (await loadSource(index, input))!;
+        return { doc, all: chunkDocument(await doc.fullModel(), input.max_chars) };
+      });
       // The page stops at limit chunks or before the response would pass the byte budget.
       const page = collectPage(all.length, {
         offset: input.offset,

@@ -1,7 +1,7 @@
 import { defineTool, jsonBytes, paginateChars, READ_ONLY, suggest, ToolError } from '@lectern/core';
 import type { Section } from '@lectern/markdown';
 import { z } from 'zod';
-import { anchorOf, contentOf, loadSource, sourceFields } from '../lib/common.js';
+import { anchorOf, contentOf, loadSource, retryChanged, sourceFields } from '../lib/common.js';
 import type { DocsIndex, IndexedDoc } from '../lib/docs-index.js';
 
 function headingList(doc: IndexedDoc) {
@@ -101,63 +101,76 @@ export function getSectionTool(index: DocsIndex) {
         .describe('Document id when the file is a document of a root, else null.'),
     }),
     annotations: READ_ONLY,
-    handler: async (input) => {
-      const doc = (await loadSource(index, input, { sources: ['path', 'text'] }))!;
-      const sections = doc.model.sections;
-      let section: Section | undefined;
-      let matches = 1;
-      if (input.anchor !== undefined) {
-        const slug = input.anchor.slice(input.anchor.lastIndexOf('#') + 1).trim();
-        section = sections.find((s) => s.slug === slug);
-        if (!section)
-          throw noMatch(
-            doc,
-            'anchor',
-            slug,
-            sections.map((s) => s.slug),
-          );
-      } else if (input.heading !== undefined) {
-        const wanted = input.heading.trim().replace(/\s+/g, ' ').toLowerCase();
-        const found = sections.filter(
-          (s) => s.heading.trim().replace(/\s+/g, ' ').toLowerCase() === wanted,
-        );
-        if (found.length === 0)
-          throw noMatch(
-            doc,
-            'heading',
-            input.heading,
-            sections.map((s) => s.heading),
-          );
-        section = found[0]!;
-        matches = found.length;
-      } else {
-        throw new ToolError(
-          'SELECTOR_MISSING',
-          'give heading (a title such as "Install") or anchor (a slug such as "install-1") to pick the section; the document’s headings are in details.headings.',
-          { details: { headings: headingList(doc) } },
-        );
-      }
-      const ext = contentOf(doc, section, input.include_subsections);
-      const page = paginateChars(ext.content, {
-        offset: input.offset,
-        maxChars: input.max_chars,
-        // the section's text never takes the response past its byte budget
-        maxBytes: index.maxOutputBytes - jsonBytes(section.headingPath) * 2 - 1024,
-      });
-      return {
-        title: section.heading,
-        heading_path: section.headingPath,
-        level: section.level,
-        anchor: section.slug,
-        start_line: section.startLine,
-        end_line: ext.endLine,
-        chars: ext.content.length,
-        matches,
-        text: page.content,
-        has_more: page.has_more,
-        next_offset: page.next_offset,
-        doc_id: doc.docId === null ? null : anchorOf(doc, null),
-      };
-    },
+    handler: (input) => retryChanged(() => getSection(index, input)),
   });
+}
+
+async function getSection(
+  index: DocsIndex,
+  input: {
+    path?: string | undefined;
+    text?: string | undefined;
+    anchor?: string | undefined;
+    heading?: string | undefined;
+    include_subsections: boolean;
+    offset: number;
+    max_chars: number;
+  },
+) {
+  const doc = (await loadSource(index, input, { sources: ['path', 'text'] }))!;
+  const sections = doc.model.sections;
+  let section: Section | undefined;
+  let matches = 1;
+  if (input.anchor !== undefined) {
+    const slug = input.anchor.slice(input.anchor.lastIndexOf('#') + 1).trim();
+    section = sections.find((s) => s.slug === slug);
+    if (!section)
+      throw noMatch(
+        doc,
+        'anchor',
+        slug,
+        sections.map((s) => s.slug),
+      );
+  } else if (input.heading !== undefined) {
+    const wanted = input.heading.trim().replace(/\s+/g, ' ').toLowerCase();
+    const found = sections.filter(
+      (s) => s.heading.trim().replace(/\s+/g, ' ').toLowerCase() === wanted,
+    );
+    if (found.length === 0)
+      throw noMatch(
+        doc,
+        'heading',
+        input.heading,
+        sections.map((s) => s.heading),
+      );
+    section = found[0]!;
+    matches = found.length;
+  } else {
+    throw new ToolError(
+      'SELECTOR_MISSING',
+      'give heading (a title such as "Install") or anchor (a slug such as "install-1") to pick the section; the document’s headings are in details.headings.',
+      { details: { headings: headingList(doc) } },
+    );
+  }
+  const ext = await contentOf(doc, section, input.include_subsections);
+  const page = paginateChars(ext.content, {
+    offset: input.offset,
+    maxChars: input.max_chars,
+    // the section's text never takes the response past its byte budget
+    maxBytes: index.maxOutputBytes - jsonBytes(section.headingPath) * 2 - 1024,
+  });
+  return {
+    title: section.heading,
+    heading_path: section.headingPath,
+    level: section.level,
+    anchor: section.slug,
+    start_line: section.startLine,
+    end_line: ext.endLine,
+    chars: ext.content.length,
+    matches,
+    text: page.content,
+    has_more: page.has_more,
+    next_offset: page.next_offset,
+    doc_id: doc.docId === null ? null : anchorOf(doc, null),
+  };
 }

@@ -57,6 +57,23 @@ const outputSchema = z.object({
   skipped: z
     .array(z.object({ path: z.string(), reason: z.string() }))
     .describe('Files of the roots that could not be indexed (first 20), with the reason.'),
+  index: z
+    .object({
+      documents: z.number().int().describe('Documents the index holds in memory.'),
+      bytes: z
+        .number()
+        .int()
+        .describe(
+          'Estimated memory held by the index in bytes: outlines, line positions and search data (document text is read from the files when needed, not kept).',
+        ),
+      max_bytes: z
+        .number()
+        .int()
+        .describe(
+          'Memory budget of the index in bytes; past it the least recently used documents are dropped and parsed again on their next use.',
+        ),
+    })
+    .describe('Memory use of the documentation index after this call.'),
 });
 
 type SectionEntry = z.input<typeof sectionSchema>;
@@ -84,7 +101,7 @@ export function outlineEntry(
     path: doc.displayPath,
     title: m.title,
     lines: m.totalLines,
-    chars: m.text.length,
+    chars: m.chars,
     sections:
       sections ?? m.sections.filter((s) => s.level <= depth).map((s) => sectionEntry(doc, s)),
   };
@@ -92,6 +109,11 @@ export function outlineEntry(
 
 /** Bytes of the result around its list (field names, numbers, punctuation), generously. */
 const ENVELOPE_BYTES = 1024;
+
+function indexStats(index: DocsIndex) {
+  const s = index.stats();
+  return { documents: s.documents, bytes: s.bytes, max_bytes: s.maxBytes };
+}
 
 /** `docs_outline`: the heading tree of one document or of every document in the roots. */
 export function outlineTool(index: DocsIndex) {
@@ -176,6 +198,7 @@ export function outlineTool(index: DocsIndex) {
           has_more: page.has_more,
           next_section_offset: page.next_offset,
           skipped: [],
+          index: indexStats(index),
         };
       }
       if (input.section_offset !== 0) {
@@ -210,6 +233,7 @@ export function outlineTool(index: DocsIndex) {
         has_more: page.has_more,
         next_section_offset: null,
         skipped: shownSkipped,
+        index: indexStats(index),
       };
     },
   });

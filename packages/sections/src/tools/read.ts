@@ -1,6 +1,12 @@
 import { defineTool, paginateChars, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
-import { contentOf, resolveAnchor, sectionRef, sectionRefSchema } from '../lib/common.js';
+import {
+  contentOf,
+  resolveAnchor,
+  retryChanged,
+  sectionRef,
+  sectionRefSchema,
+} from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 
 /** `docs_read`: one section's Markdown by anchor, paginated by characters. */
@@ -59,8 +65,13 @@ export function readTool(index: DocsIndex) {
     }),
     annotations: READ_ONLY,
     handler: async (input) => {
-      const { doc, section } = await resolveAnchor(index, input.anchor);
-      const ext = contentOf(doc, section, input.include_subsections);
+      const { doc, section, ext } = await retryChanged(async () => {
+        const found = await resolveAnchor(index, input.anchor);
+        return {
+          ...found,
+          ext: await contentOf(found.doc, found.section, input.include_subsections),
+        };
+      });
       const page = paginateChars(ext.content, { offset: input.offset, maxChars: input.max_chars });
       const ref = sectionRef(doc, section);
       return {

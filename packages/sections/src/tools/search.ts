@@ -1,9 +1,9 @@
 import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
 import { z } from 'zod';
-import { MAX_QUERY_CHARS, sectionRef, sectionRefSchema } from '../lib/common.js';
+import { MAX_QUERY_CHARS, retryChanged, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
-import { rank, scopedDocs } from '../lib/scope.js';
-import { scoreAll, snippet, tokenize } from '../lib/search.js';
+import { rank, scopedDocs, searchData } from '../lib/scope.js';
+import { scoreAll, snippetOf, tokenize } from '../lib/search.js';
 
 /** `docs_search`: ranked full-text search over section headings and bodies. */
 export function searchTool(index: DocsIndex) {
@@ -79,32 +79,32 @@ export function searchTool(index: DocsIndex) {
           'query has no letters or digits to search for; give one or more words.',
         );
       }
-      const docs = await scopedDocs(index, input.scope, ctx);
-      const hits = rank(
-        scoreAll(
-          docs.map((d) => d.search()),
-          terms,
-          { head: 3, body: 1 },
-        ),
-      );
-      const page = hits.slice(input.offset, input.offset + input.limit);
-      const end = input.offset + page.length;
-      return {
-        results: page.map((h) => {
+      return retryChanged(async () => {
+        const docs = await scopedDocs(index, input.scope, ctx);
+        const datas = await searchData(docs);
+        const hits = rank(scoreAll(datas, terms, { head: 3, body: 1 }));
+        const page = hits.slice(input.offset, input.offset + input.limit);
+        const end = input.offset + page.length;
+        const results = [];
+        for (const h of page) {
           const doc = docs[h.doc]!;
-          const unit = doc.search().units[h.unit]!;
+          const unit = datas[h.doc]!.units[h.unit]!;
           const section = unit.section === -1 ? null : doc.model.sections[unit.section]!;
           const ref = sectionRef(doc, section);
-          return {
+          const body = await doc.extract(unit.bodyFirst, unit.bodyLast);
+          results.push({
             ...ref,
-            snippet: snippet(doc.model, unit, input.query, ref.heading),
+            snippet: snippetOf(body.content, input.query, ref.heading),
             score: Math.round(h.score * 1000) / 1000,
-          };
-        }),
-        total: hits.length,
-        offset: input.offset,
-        next_offset: end < hits.length ? end : null,
-      };
+          });
+        }
+        return {
+          results,
+          total: hits.length,
+          offset: input.offset,
+          next_offset: end < hits.length ? end : null,
+        };
+      });
     },
   });
 }

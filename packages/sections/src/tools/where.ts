@@ -1,15 +1,16 @@
 import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
-import { sectionAtLine } from '@lectern/markdown';
 import { z } from 'zod';
 import {
   loadSource,
   MAX_QUERY_CHARS,
+  retryChanged,
+  sectionAtLine,
   sectionRef,
   sectionRefSchema,
   sourceFields,
 } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
-import { rank, scopedDocs } from '../lib/scope.js';
+import { rank, scopedDocs, searchData } from '../lib/scope.js';
 import { contentTokens, scoreAll } from '../lib/search.js';
 
 /** `docs_where`: the home section of a topic, or the section enclosing a line. */
@@ -85,19 +86,16 @@ export function whereTool(index: DocsIndex) {
             'query has no letters or digits; describe the topic in words.',
           );
         }
-        const docs = await scopedDocs(index, undefined, ctx);
-        const hits = rank(
-          scoreAll(
-            docs.map((d) => d.search()),
-            terms,
-            { head: 8, body: 1 },
-          ),
-        ).slice(0, input.limit);
+        const { docs, datas } = await retryChanged(async () => {
+          const docs = await scopedDocs(index, undefined, ctx);
+          return { docs, datas: await searchData(docs) };
+        });
+        const hits = rank(scoreAll(datas, terms, { head: 8, body: 1 })).slice(0, input.limit);
         return {
           mode: 'topic' as const,
           results: hits.map((h) => {
             const doc = docs[h.doc]!;
-            const unit = doc.search().units[h.unit]!;
+            const unit = datas[h.doc]!.units[h.unit]!;
             const section = unit.section === -1 ? null : doc.model.sections[unit.section]!;
             return {
               ...sectionRef(doc, section),
