@@ -14,6 +14,7 @@ describe('public API', () => {
         "TEMP_PREFIX",
         "ToolError",
         "adaptTool",
+        "addRouting",
         "anchorMode",
         "assertVersion",
         "createRoot",

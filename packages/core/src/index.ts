@@ -58,6 +58,7 @@ export {
   paginateLines,
   planLines,
 } from './paginate.js';
+export { addRouting, type RoutingOptions, type ToolFamily } from './routing.js';
 export {
   type DecodedText,
   decodeUtf8,
