@@ -18,8 +18,8 @@ async function listed(composition: Composition): Promise<Record<string, string>>
   }
 }
 
-const SEARCH_LEAD = 'Other search tools on this server:';
-const READ_LEAD = 'To read from the other stores served here, use';
+const SEARCH_LEAD = 'For other stores served here, search with';
+const READ_LEAD = 'For other stores served here, read with';
 
 function configOf(value: Record<string, unknown>) {
   const ex = examplesDir();
@@ -56,7 +56,7 @@ describe('cross-package routing in composed servers', () => {
     }
     // search_text, the issue's example, points to all three other stores.
     expect(d.search_text).toContain(
-      `${SEARCH_LEAD} docs_search ranks documentation sections; search_wiki finds wiki pages by topic; memory_search cites passages from the indexed notes.`,
+      `${SEARCH_LEAD} docs_search (documentation sections), search_wiki (wiki pages) or memory_search (cited passages of your notes).`,
     );
     // Tools outside the families are untouched.
     for (const name of ['list_files', 'docs_outline', 'write_batch', 'memory_reindex']) {
@@ -67,11 +67,11 @@ describe('cross-package routing in composed servers', () => {
 
   it('names only the siblings actually served, under the names clients see', async () => {
     const d = await listed(compose(configOf({ docs: true, wikis: true, prefix: 'kb_' })));
-    expect(d.kb_docs_search).toContain(`${SEARCH_LEAD} kb_search_wiki finds wiki pages by topic.`);
-    expect(d.kb_search_wiki).toContain(
-      `${SEARCH_LEAD} kb_docs_search ranks documentation sections.`,
+    expect(d.kb_docs_search).toContain(`${SEARCH_LEAD} kb_search_wiki (wiki pages).`);
+    expect(d.kb_search_wiki).toContain(`${SEARCH_LEAD} kb_docs_search (documentation sections).`);
+    expect(d.kb_read_page).toContain(
+      `${READ_LEAD} kb_docs_read (a documentation section by anchor).`,
     );
-    expect(d.kb_read_page).toContain(`${READ_LEAD} kb_docs_read for a documentation section`);
     for (const text of Object.values(d)) {
       expect(text).not.toMatch(/search_text|memory_search|read_text|memory_read_fragment/);
     }

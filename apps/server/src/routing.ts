@@ -8,21 +8,21 @@ import { addRouting, type ToolFamily } from '@lectern/core';
  */
 export const TOOL_FAMILIES: readonly ToolFamily[] = [
   {
-    lead: 'Other search tools on this server:',
+    lead: 'For other stores served here, search with',
     members: {
-      search_text: 'finds exact text or a regex in project files',
-      docs_search: 'ranks documentation sections',
-      search_wiki: 'finds wiki pages by topic',
-      memory_search: 'cites passages from the indexed notes',
+      search_text: '(exact text or a regex in project files)',
+      docs_search: '(documentation sections)',
+      search_wiki: '(wiki pages)',
+      memory_search: '(cited passages of your notes)',
     },
   },
   {
-    lead: 'To read from the other stores served here, use',
+    lead: 'For other stores served here, read with',
     members: {
-      read_text: 'for numbered lines of a project file',
-      docs_read: 'for a documentation section by anchor',
-      read_page: 'for a wiki page',
-      memory_read_fragment: 'for the lines a memory citation points to',
+      read_text: '(numbered lines of a project file)',
+      docs_read: '(a documentation section by anchor)',
+      read_page: '(a wiki page)',
+      memory_read_fragment: '(the lines a note citation points to)',
     },
   },
 ];

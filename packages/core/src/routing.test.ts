@@ -19,10 +19,10 @@ describe('addRouting', () => {
       [SEARCH],
     );
     expect(out.map((t) => t.description)).toEqual([
-      'Does c_search. Other search tools served here: a_search for files; b_search for docs.',
-      'Does a_search. Other search tools served here: c_search for notes; b_search for docs.',
+      'Does c_search. Other search tools served here: a_search for files or b_search for docs.',
+      'Does a_search. Other search tools served here: c_search for notes or b_search for docs.',
       'Does other.',
-      'Does b_search. Other search tools served here: c_search for notes; a_search for files.',
+      'Does b_search. Other search tools served here: c_search for notes or a_search for files.',
     ]);
     expect(out[0]?.extra).toBe(1);
   });
@@ -31,7 +31,7 @@ describe('addRouting', () => {
     const input = [tool('a_search'), tool('a_read'), tool('other')];
     const out = addRouting(input, [SEARCH, READ]);
     expect(out).toEqual(input);
-    out.forEach((t, i) => expect(t).toBe(input[i]));
+    for (const [i, t] of out.entries()) expect(t).toBe(input[i]);
   });
 
   it('does not modify its input', () => {

@@ -8,11 +8,11 @@
 
 /** Tools from different packages that do the same kind of job on different stores. */
 export interface ToolFamily {
-  /** Opening words of the appended sentence, e.g. `"Other search tools served here:"`. */
+  /** Opening words of the appended sentence, e.g. `"For other stores served here, search with"`. */
   lead: string;
   /**
    * Members by original tool name, each with a short phrase saying when to prefer it (used when
-   * another member names it), e.g. `{ search_text: 'for exact text or a regex in workspace files' }`.
+   * another member names it), e.g. `{ search_text: '(exact text in project files)' }`.
    */
   members: Readonly<Record<string, string>>;
 }
@@ -47,7 +47,7 @@ export function addRouting<T extends { name: string; description: string }>(
       const others = served
         .filter((o) => o.name !== tool.name)
         .map((o) => `${display(o.name)} ${family.members[o.name]}`);
-      const sentence = `${family.lead} ${others.join('; ')}.`;
+      const sentence = `${family.lead} ${joinOr(others)}.`;
       extra.set(tool.name, [...(extra.get(tool.name) ?? []), sentence]);
     }
   }
@@ -58,4 +58,10 @@ export function addRouting<T extends { name: string; description: string }>(
     const sep = base.includes('\n') ? '\n' : ' ';
     return { ...t, description: [base, ...sentences].join(sep) };
   });
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function joinOr(parts: string[]): string {
+  if (parts.length < 2) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} or ${parts.at(-1)}`;
 }
