@@ -7,6 +7,7 @@ import { atlasTools, mdChunkTools, sectionTools } from '@lectern/sections';
 import { wikiPresetTools, wikiTools } from '@lectern/wiki';
 import { type Config, ConfigError, type PresetName, parseConfig } from './config.js';
 import { examplesDir, examplesMemoryDb } from './examples.js';
+import { routeComposed } from './routing.js';
 
 /** A composed tool set, ready to register on any number of servers. */
 export interface Composition {
@@ -246,6 +247,8 @@ export function compose(config: Config, options: ComposeOptions = {}): Compositi
       problems.push(`rename/prefix: ${(e as Error).message}`);
     }
     if (problems.length) throw new ConfigError('config', problems);
+    // Packages served together learn of each other's similar tools; presets stay as published.
+    if (!config.preset) tools = routeComposed(tools, names);
 
     let running = 0;
     const waiters: Array<() => void> = [];

@@ -19,6 +19,7 @@ describe('public API', () => {
         "TEMP_PREFIX",
         "ToolError",
         "adaptTool",
+        "addRouting",
         "anchorMode",
         "assertVersion",
         "camelCase",

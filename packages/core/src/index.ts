@@ -72,6 +72,7 @@ export {
   paginateLines,
   planLines,
 } from './paginate.js';
+export { addRouting, type RoutingOptions, type ToolFamily } from './routing.js';
 export {
   camelCase,
   type DerivedInput,

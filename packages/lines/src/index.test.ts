@@ -39,13 +39,14 @@ describe('public API', () => {
       }
       const limited = api.lineTools({
         workspaces: [{ id: 'w', path: t.dir }],
-        limits: { maxLines: 50 },
+        limits: { maxLines: 50, maxTextBytes: 8 * 1024 },
       });
       const json = z.toJSONSchema(limited[0]!.inputSchema) as {
         properties: Record<string, { maximum?: number }>;
       };
       expect(json.properties.line_count?.maximum).toBe(50);
-      expect(limited[0]!.description).toContain('at most 50 lines');
+      // The description states the configured budgets, not the schema's own range.
+      expect(limited[0]!.description).toContain('8 KiB of text');
     } finally {
       t.cleanup();
     }

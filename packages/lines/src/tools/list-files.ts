@@ -36,7 +36,9 @@ export function listFilesTool(ctx: LinesContext) {
       .string()
       .max(64, 'an id is at most 64 characters')
       .min(1)
-      .describe(`Workspace id to list; one of: ${ids.join(', ')}.`),
+      .describe(
+        `Id of the configured workspace (a project folder) to list; one of: ${ids.join(', ')}.`,
+      ),
     path: z
       .string()
       .max(4096)
@@ -116,11 +118,12 @@ export function listFilesTool(ctx: LinesContext) {
     name: 'list_files',
     title: 'List workspace files',
     description: [
-      'List the files (and folders too when include_directories is true) under path in a workspace, with their size and modification time, sorted by path and paginated.',
-      'Use it to discover what exists or find files by name before read_text; to find files by their content use search_text instead.',
-      'include/exclude take globs, .gitignore rules apply unless respect_gitignore is false, and max_depth limits how deep it goes.',
-      `Pages hold up to limit entries (default ${limits.defaultPageSize}, max ${limits.maxPageSize}); pass the returned next_cursor as cursor with the other parameters unchanged (otherwise CURSOR_MISMATCH; an edited cursor gives INVALID_CURSOR).`,
-      'Symbolic links, special files and .git are never listed or followed; a path outside the workspace or that is not a folder is refused with a path error code.',
+      'List the files under a folder of a workspace, sorted by path, with size and modification time; folders too on request.',
+      'Use it to see what a project holds or to find files by name before read_text.',
+      'Not for finding files by what they contain: search_text does that.',
+      'Filter with include and exclude globs and a depth limit; .gitignore rules apply unless you turn them off.',
+      'Results come in pages: pass next_cursor back as cursor and keep the other parameters, or the call fails with CURSOR_MISMATCH.',
+      'Symbolic links, special files and .git are never listed or followed, and a path outside the workspace is refused.',
     ].join(' '),
     inputSchema,
     outputSchema,

@@ -24,7 +24,6 @@ export function clearArtifactCache(): void {
 export function readArtifactTool(ctx: LinesContext) {
   const { limits } = ctx;
   const ids = ctx.workspaces.ids;
-  const chunkCap = formatBytes(limits.maxArtifactChunkBytes);
   const fileCap = formatBytes(limits.maxArtifactFileBytes);
 
   const inputSchema = z.object({
@@ -32,7 +31,9 @@ export function readArtifactTool(ctx: LinesContext) {
       .string()
       .max(64, 'an id is at most 64 characters')
       .min(1)
-      .describe(`Workspace id the path belongs to; one of: ${ids.join(', ')}.`),
+      .describe(
+        `Id of the configured workspace (a project folder) the path belongs to; one of: ${ids.join(', ')}.`,
+      ),
     path: z
       .string()
       .min(1)
@@ -92,11 +93,11 @@ export function readArtifactTool(ctx: LinesContext) {
     name: 'read_artifact',
     title: 'Read file bytes',
     description: [
-      'Return a byte range of any file in a workspace as base64, with the file size, SHA-256 of the whole file and a media type detected from its signature.',
-      `Use it for images, archives, PDFs and other binary files, for text files over read_text's ${formatBytes(limits.maxFileBytes)} limit, and for single lines too long for read_text; not for ordinary text (read_text returns decoded numbered lines) or for finding files (list_files, search_text).`,
-      `path is relative to the workspace, as list_files returns it; offset and length choose the range (defaults 0 and ${formatBytes(limits.defaultArtifactChunkBytes)}, at most ${chunkCap} per call), next_offset continues it, and files up to ${fileCap} are accepted.`,
-      'With expected_sha256, a changed file returns no bytes, only FILE_CHANGED with the current hash.',
-      'Links, paths leaving the workspace and non-regular files are refused with a path error code; an offset past the end fails with OFFSET_OUT_OF_RANGE.',
+      'Read a byte range of any workspace file as base64, with its size, whole-file SHA-256 and a media type sniffed from its first bytes.',
+      `Use it for images, PDFs, archives and other binary files, and for text read_text refuses: a line too long, or a file over ${formatBytes(limits.maxFileBytes)}.`,
+      'Not for ordinary text, which read_text returns as numbered lines, nor for finding files (list_files, search_text).',
+      `Files up to ${fileCap} are accepted; continue a long one with next_offset. Passing expected_sha256 makes a changed file fail with FILE_CHANGED before any bytes are sent.`,
+      'Links, paths outside the workspace and special files are refused, and so is an offset past the end.',
     ].join(' '),
     inputSchema,
     outputSchema,

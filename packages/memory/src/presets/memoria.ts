@@ -37,21 +37,22 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'buscar_memoria',
     title: 'Buscar en la memoria',
     description: [
-      'Busca palabras o frases en las notas indexadas (Markdown y texto de las fuentes configuradas) y devuelve citas ordenadas por relevancia: archivo, líneas y un extracto resaltado de cada fragmento.',
-      'Úsala para ubicar dónde se habla de algo y luego abre solo esas líneas con leer_fragmento, en vez de leer archivos completos; para ver las fuentes o si hay cambios sin indexar, usa listar_fuentes. consulta lleva las palabras; fuente (un id de listar_fuentes) y patron_ruta acotan dónde buscar.',
-      'No distingue mayúsculas ni acentos (cafe encuentra café); las "comillas" buscan una frase exacta y un * final busca por prefijo; los demás operadores se tratan como texto salvo con sintaxis_fts.',
-      'Si ningún fragmento contiene todos los términos, devuelve los que tengan alguno y match vale "any".',
-      'La primera llamada construye el índice si nunca se creó; los resultados reflejan la última reindexación y stale: true marca archivos editados después (ejecuta reindexar). Hasta 50 citas por página; continúa con next_offset. Una fuente desconocida falla con UNKNOWN_SOURCE y sugiere los ids válidos; una expresión FTS inválida con sintaxis_fts falla con INVALID_QUERY.',
+      'Busca palabras o frases en las notas indexadas y devuelve citas ordenadas por relevancia, cada una con su archivo, sus líneas y un extracto resaltado.',
+      'Úsala cuando necesites saber en qué notas se menciona algo, antes de abrir ninguna.',
+      'No sirve para leer: abre las líneas citadas con leer_fragmento.',
+      'Ignora mayúsculas y acentos; las comillas marcan una frase y un * final un prefijo, y fuente y patron_ruta acotan dónde buscar. Si ningún fragmento tiene todas las palabras, devuelve los que tengan alguna y match lo indica.',
+      'Nunca modifica tus notas. Si el índice no existe, la primera llamada lo construye (una caché en su propia base de datos); después, los resultados reflejan la última reindexación y stale marca los archivos editados desde entonces (ejecuta reindexar).',
+      'Sigue con next_offset. Una fuente desconocida falla con UNKNOWN_SOURCE y sugiere los ids válidos.',
     ].join(' '),
     input: {
       consulta: {
         from: 'query',
-        describe: `Palabras a buscar, de 1 a ${query.max} caracteres (hasta 32 términos). Ignora mayúsculas y acentos. Entre comillas dobles forman una frase exacta; con * al final buscan por prefijo (despl* encuentra despliegue). El resto de signos y las palabras AND, OR, NOT, NEAR son texto normal salvo con sintaxis_fts.`,
+        describe: `Palabras a buscar (hasta 32 términos); ignora mayúsculas y acentos, y si ningún fragmento las tiene todas devuelve los que tengan alguna (match vale "any"). Entre comillas dobles forman una frase exacta; con * al final buscan por prefijo (despl* encuentra despliegue). El resto de signos y las palabras AND, OR, NOT, NEAR son texto normal salvo con sintaxis_fts.`,
       },
       fuente: {
         from: 'source',
         describe:
-          'Limita la búsqueda a esta fuente, con el id que muestra listar_fuentes. Por defecto busca en todas.',
+          'Limita la búsqueda a esta fuente, con el id que muestra listar_fuentes; si se omite, busca en todas.',
       },
       patron_ruta: {
         from: 'path_glob',
@@ -61,12 +62,13 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
       limite: {
         from: 'limit',
         required: false,
-        describe: `Cantidad de citas por página, de 1 a ${limit.max}. Por defecto ${limit.default}.`,
+        describe: `Cuántas citas trae cada página (por defecto ${limit.default}); súbelo para ver más resultados de una vez.`,
       },
       desplazamiento: {
         from: 'offset',
         required: false,
-        describe: `Citas que se saltan, de 0 a ${offset.max}. Por defecto 0; para la página siguiente usa el next_offset de la respuesta anterior.`,
+        describe:
+          'Citas que se saltan; para la página siguiente usa el next_offset de la respuesta anterior.',
       },
       sintaxis_fts: {
         from: 'raw',
@@ -86,11 +88,12 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'leer_fragmento',
     title: 'Leer fragmento',
     description: [
-      'Lee líneas numeradas de una nota indexada tal como está hoy en disco. Úsala después de buscar_memoria para ver el contexto de una cita sin cargar el archivo completo; para encontrar en qué nota está algo, usa buscar_memoria, no esta herramienta.',
-      `Pasa la ruta de la cita con su rango (desde, hasta) o una ventana un poco más amplia; sin rango entrega las primeras ${MAX_FRAGMENT_LINES} líneas.`,
-      `Cada llamada trae como mucho ${MAX_FRAGMENT_LINES} líneas (y 256 KB) y un rango mayor falla con RANGE_TOO_LARGE; has_more y next_start_line indican dónde seguir.`,
-      'Solo abre archivos del índice: otra ruta falla con NOT_INDEXED y sugiere las rutas indexadas más parecidas, un archivo borrado después de indexar falla con FILE_DELETED y un desde posterior al final falla con LINE_OUT_OF_RANGE.',
-      'stale: true indica que el archivo cambió tras indexarse y las líneas citadas pueden haberse movido; ejecuta reindexar y busca otra vez.',
+      'Lee líneas numeradas de una nota indexada tal como está ahora en disco.',
+      'Úsala después de buscar_memoria para ver una cita en su contexto sin cargar el archivo entero.',
+      'No sirve para averiguar qué nota menciona algo: para eso está buscar_memoria.',
+      'Pasa el archivo de la cita con su rango (desde, hasta) o una ventana algo mayor; un rango por encima del máximo por llamada falla con RANGE_TOO_LARGE, y next_start_line indica por dónde seguir.',
+      'Solo abre archivos del índice: otra ruta falla con NOT_INDEXED y sugiere las más parecidas, y un archivo borrado después de indexar falla con FILE_DELETED.',
+      'stale indica que el archivo cambió tras indexarse y que las líneas pueden haberse movido: ejecuta reindexar y vuelve a buscar.',
     ].join(' '),
     input: {
       archivo: {
@@ -118,10 +121,11 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'listar_fuentes',
     title: 'Listar fuentes de la memoria',
     description: [
-      'Enumera las carpetas de notas configuradas con lo que el índice guarda de cada una (archivos, fragmentos, bytes, fecha de la última indexación) y cuántos archivos son nuevos, cambiaron o se borraron en disco desde entonces.',
-      'Úsala para revisar la cobertura, obtener los ids que buscar_memoria acepta como fuente o decidir si hace falta reindexar; para encontrar contenido usa buscar_memoria.',
-      'Solo consulta metadatos de los archivos, sin leerlos ni calcular hashes, así que "changed" significa que cambió el tamaño o la fecha de modificación; problems cuenta archivos que la última reindexación no pudo indexar (reindexar los detalla con el motivo).',
-      'warnings avisa si la base de datos estaba dañada y se reemplazó. No recibe parámetros ni modifica nada.',
+      'Muestra cada carpeta de notas configurada con lo que el índice guarda de ella y cuántos de sus archivos son nuevos, cambiaron o se borraron en disco desde la última indexación.',
+      'Úsala para revisar la cobertura, obtener los ids que buscar_memoria acepta como fuente o decidir si hace falta reindexar.',
+      'No sirve para encontrar contenido: usa buscar_memoria.',
+      'Compara solo tamaño y fecha de modificación, sin leer los archivos, así que changed significa que uno de los dos difiere; problems cuenta los archivos que la última reindexación no pudo incorporar.',
+      'Una llamada cubre todas las fuentes, sin parámetros ni paginación, y no modifica nada; warnings avisa si una base de datos dañada fue reemplazada.',
     ].join(' '),
     input: {},
     outputSchema: sourcesOutputSchema('es'),
@@ -134,11 +138,12 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'reindexar',
     title: 'Reindexar la memoria',
     description: [
-      'Actualiza el índice de la memoria con las carpetas de notas: agrega archivos nuevos, vuelve a fragmentar los modificados, sigue los renombrados y quita los borrados; se saltan los que no cambiaron de tamaño ni de fecha.',
-      'Úsala después de editar notas o cuando listar_fuentes muestre cambios pendientes; no hace falta antes de la primera búsqueda, porque buscar_memoria construye el índice si no existe. buscar_memoria sigue respondiendo con el índice anterior hasta que termina, porque todos los cambios se confirman en una sola transacción.',
-      'completo (por defecto false) descarta el índice y relee todo: actívalo solo si los resultados parecen incorrectos.',
-      'Los archivos que no se pueden indexar (UTF-8 inválido, binarios, más grandes que el límite) quedan fuera y aparecen en errors, sin que falle la llamada.',
-      'Envía notificaciones de progreso si el cliente las pide; falla con INDEX_BUSY si otro proceso ocupa el índice más de un minuto. Solo escribe la base del índice, nunca las notas. Los errores y sus mensajes vienen en español, con códigos en inglés.',
+      'Pone al día el índice de la memoria con las carpetas de notas: agrega archivos nuevos, vuelve a fragmentar los modificados, sigue los renombrados y quita los borrados.',
+      'Úsala después de editar notas o cuando listar_fuentes muestre cambios pendientes.',
+      'No hace falta antes de la primera búsqueda, porque buscar_memoria construye el índice si no existe, ni sirve para encontrar contenido.',
+      'Se saltan los archivos con el mismo tamaño y fecha salvo con completo, que relee todo: actívalo solo si los resultados parecen incorrectos.',
+      'Los cambios se confirman en una sola transacción, así que las búsquedas usan el índice anterior hasta que termina; los archivos que no se pueden indexar aparecen en errors sin que falle la llamada.',
+      'Solo escribe la base del índice, nunca las notas; INDEX_BUSY indica que otro proceso lo ocupó demasiado tiempo. Los mensajes de error vienen en español, con códigos en inglés.',
     ].join(' '),
     input: {
       completo: {

@@ -20,14 +20,14 @@ export const memorySearchInput = z.object({
     .min(1)
     .max(MAX_QUERY_CHARS)
     .describe(
-      `Words to find, 1-${MAX_QUERY_CHARS} characters (at most 32 terms). Case and accents are ignored. Wrap words in double quotes for an exact phrase; end a word with * for a prefix (deploy* finds deployment). Other punctuation and the words AND, OR, NOT, NEAR are plain text unless raw is true.`,
+      `Words to find (at most 32 terms); case and accents are ignored, and when no chunk holds every word, chunks with any of them are returned (match is "any"). Wrap words in double quotes for an exact phrase; end a word with * for a prefix (deploy* finds deployment). Other punctuation and the words AND, OR, NOT, NEAR are plain text unless raw is true.`,
     ),
   source: z
     .string()
     .max(64)
     .optional()
     .describe(
-      'Only search this source id, as listed by memory_list_sources. Default: every source.',
+      'Only search this source id, as listed by memory_list_sources; leave out to search them all.',
     ),
   path_glob: z
     .string()
@@ -42,21 +42,19 @@ export const memorySearchInput = z.object({
     .min(1)
     .max(MAX_SEARCH_LIMIT)
     .default(DEFAULT_SEARCH_LIMIT)
-    .describe(`Citations per page, 1-${MAX_SEARCH_LIMIT}. Default ${DEFAULT_SEARCH_LIMIT}.`),
+    .describe('How many citations one page holds; raise it to see more hits at once.'),
   offset: z
     .number()
     .int()
     .min(0)
     .max(MAX_SEARCH_OFFSET)
     .default(0)
-    .describe(
-      `Citations to skip, 0-${MAX_SEARCH_OFFSET}. Default 0; pass next_offset from the previous page to continue.`,
-    ),
+    .describe('Citations to skip; pass next_offset from the previous page to continue.'),
   raw: z
     .boolean()
     .default(false)
     .describe(
-      'true passes query to SQLite FTS5 unchanged (AND/OR/NOT, NEAR(...), heading_path: or body: column filters); an invalid expression fails with INVALID_QUERY. Default false.',
+      'true passes query to SQLite FTS5 unchanged (AND/OR/NOT, NEAR(...), heading_path: or body: column filters); an invalid expression fails with INVALID_QUERY.',
     ),
 });
 
@@ -66,11 +64,12 @@ export function memorySearchTool(store: MemoryStore) {
     name: MEMORY_SEARCH,
     title: 'Search memory',
     description: [
-      'Search the indexed notes (Markdown and text files of the configured sources) by words or phrases and return ranked citations: the file, the lines and a highlighted snippet of each matching chunk.',
-      'Use it to find where something is written, then open only the cited lines with memory_read_fragment instead of reading whole files; to see which sources exist or whether edits are pending, use memory_list_sources. source (an id from memory_list_sources) and path_glob narrow where to look.',
-      'Matching ignores case and accents (cafe finds café); "quoted words" are a phrase, word* a prefix, and other operators are literal text unless raw is true.',
-      'When no chunk holds every term, chunks holding any of them are returned and match is "any".',
-      'The first call builds the index if it was never built; results reflect the last reindex, and stale: true marks cited files edited since (run memory_reindex). Up to 50 per page; continue with next_offset. An unknown source fails with UNKNOWN_SOURCE and suggests valid ids; a malformed raw query fails with INVALID_QUERY.',
+      'Search the indexed notes for words or a phrase and get ranked citations pointing to a file and its lines.',
+      'Use it to learn where your notes mention something before opening any of them.',
+      "Not for reading a passage: memory_read_fragment opens a citation's lines.",
+      'Case and accents are ignored; quotes mark a phrase, a trailing * a prefix, and source or path_glob narrow the search.',
+      'It never modifies your notes: if no index exists yet, the first call builds one, a cache in its own database; results reflect the last reindex, and stale marks files edited since.',
+      'An unknown source fails with UNKNOWN_SOURCE, listing valid ids.',
     ].join(' '),
     inputSchema: memorySearchInput,
     outputSchema: searchOutputSchema('en'),

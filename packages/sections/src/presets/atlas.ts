@@ -32,11 +32,12 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     name: 'atlas_read',
     title: 'Read a doc section by anchor',
     description: [
-      'Fetch the Markdown of one documentation section, addressed by anchor, a page of characters at a time.',
-      'Use it once you hold an anchor: atlas_outline lists them, atlas_where and atlas_search return them. Not for finding sections by topic or by words (call atlas_where or atlas_search first); prefer it over opening documentation files directly, since it returns exactly the section asked for.',
-      `max_chars caps one page (default ${page.default}, ${page.min} to ${page.max}) and subsections are included. When truncated is true, repeat the call with offset = next_offset until it is false; pages never split a character and concatenate to the exact section.`,
-      'An anchor that does not exist yields an error whose suggestions hold the nearest valid anchors (that page’s own anchors when only the part after # is wrong).',
-      'The answer comes as JSON text in the single field result: content, truncated and next_offset with the anchor, heading, path and lines it was read from; on failure result holds error, code and suggestions instead.',
+      'Fetch one documentation section as Markdown, addressed by anchor, a page of characters at a time.',
+      'Use it once you hold an anchor from atlas_outline, atlas_where or atlas_search; it returns just that section instead of a whole file.',
+      'Not for finding sections by topic or by words: call atlas_where or atlas_search first.',
+      'Subsections are included. While truncated is true, call again with offset set to next_offset; pages never split a character and join into the exact section.',
+      'An unknown anchor fails, suggesting the nearest valid anchors.',
+      'The answer is JSON text in the single field result (the page with its anchor, heading, path and lines); on failure result holds error, code and suggestions instead.',
     ].join('\n'),
     input: {
       anchor: anchorText,
@@ -67,10 +68,11 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     name: 'atlas_where',
     title: 'Find where a topic is documented',
     description: [
-      'Find the documentation sections most likely to cover a topic, given a term, phrase or plain question.',
-      'Start here when you know what you need but not which page holds it, then open the best anchor with atlas_read; for every passage that mentions some words use atlas_search instead, and to browse the structure use atlas_outline.',
-      'query is free text: a question works, since filler words such as how, do or the are ignored; sections whose heading contains the remaining words weigh most.',
-      `Returns up to limit candidates (default ${candidates.default}, at most ${candidates.max}), best first, each with anchor, heading path, file and line range; results are not paged, so raise limit or switch to atlas_search for more. A query without letters or digits is rejected with EMPTY_QUERY.`,
+      'Name the few documentation sections most likely to cover a topic, from a term, a phrase or a plain question.',
+      'Start here when you know what you need but not which page has it, then open the best anchor with atlas_read.',
+      'Not for every passage that mentions some words (atlas_search) or for browsing the structure (atlas_outline).',
+      'Filler words such as how or the are dropped, and headings containing the remaining words weigh most.',
+      'Candidates come best first in a single answer with no paging; raise limit or switch to atlas_search for more. A query without letters or digits fails with EMPTY_QUERY.',
     ].join('\n'),
     input: {
       query: {
@@ -100,10 +102,11 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     name: 'atlas_search',
     title: 'Search the documentation',
     description: [
-      'Search all documentation sections for words or a phrase and list the matches ranked by relevance, with a snippet of each.',
-      'Use it to gather every passage that mentions something, then open a hit with atlas_read by its anchor. Not for jumping to the single section that owns a topic: use atlas_where for that, and atlas_outline to browse a page’s structure.',
-      'Matching ignores case and common English endings (configure, configured, configuration); headings count three times as much as body text, and sections containing all the words come first.',
-      `query is free text; punctuation is ignored. Results are paged: limit (default ${hits.default}, up to ${hits.max}) per call, then offset = next_offset for more. A query with no letters or digits is refused with EMPTY_QUERY.`,
+      'Search all documentation sections for words or a phrase and rank the matches, each with a snippet.',
+      'Use it to gather every passage that mentions something, then open a hit with atlas_read.',
+      "Not for the single section that owns a topic (atlas_where) or for a page's structure (atlas_outline).",
+      'Case and common English endings are ignored (configure, configured, configuration); heading hits count more than body hits, and sections with all the words come first.',
+      'Results are paged: follow next_offset for more. A query with no letters or digits fails with EMPTY_QUERY.',
     ].join('\n'),
     input: {
       query: "Words or phrase to find, e.g. 'cache timeout'.",
@@ -134,10 +137,11 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     name: 'atlas_outline',
     title: 'Outline the documentation',
     description: [
-      'Show the table of contents of the documentation: the headings of one page, or of every page when doc_id is left out.',
-      'Use it to browse what exists and collect anchors for atlas_read. Not for hunting down a specific topic: use atlas_where (or atlas_search for every mention) instead.',
-      'Each heading comes with its anchor, level, line range and size in characters (subsections included). depth limits the levels shown (default 6 for one page, 2 for all pages); the full listing is paged by page with offset and next_offset.',
-      'Only Markdown files under the configured documentation roots are listed (hidden folders and node_modules skipped); files too large or not UTF-8 are left out. An unknown doc_id fails with DOC_NOT_FOUND and the nearest doc_ids as suggestions.',
+      "Show the documentation's table of contents: the headings of one page, or of every page when doc_id is omitted.",
+      'Use it to see what exists and to collect anchors for atlas_read.',
+      'Not for hunting down a specific topic: atlas_where finds it and atlas_search lists every mention.',
+      'Only Markdown under the configured roots is covered; hidden folders and node_modules are skipped, and files too large or not UTF-8 are left out.',
+      'The all-pages listing comes in pages; continue with next_offset. An unknown doc_id fails with DOC_NOT_FOUND and the nearest ids.',
     ].join('\n'),
     input: {
       doc_id:

@@ -40,11 +40,12 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
     name: 'get_section',
     title: 'Get one Markdown section',
     description: [
-      'Fetch a single section from a Markdown file or from raw Markdown text, chosen by heading title or by anchor slug.',
-      "Reach for it when only one part of a long document matters, such as a README's Install part, so the rest need not be read; to split a whole document use chunk_markdown, and to list the headings first use outline_markdown.",
-      'Send exactly one of path and text. anchor beats heading; heading is compared without regard to case. When several headings share the title the first is returned and matches says how many there are: take the anchor of another from outline_markdown.',
-      'Nested lower-level headings are included unless include_subsections is false. If nothing matches, the error carries the document’s headings (nearest first in suggestions).',
-      `Empty strings count as parameters left out. A section over ${sectionPage.max} characters is returned in parts: truncated is true and next_offset tells where the next call starts.`,
+      'Return a single section of a Markdown file, or of Markdown text you send, chosen by heading title or anchor slug.',
+      "Reach for it when only one part of a long document matters, such as a README's Install part.",
+      'Not for splitting a whole document (chunk_markdown) or for listing its headings (outline_markdown).',
+      "Send exactly one of path and text; anchor wins over heading, and heading ignores letter case. When titles repeat, the first match is returned and matches counts them: take another one's anchor from outline_markdown.",
+      "If nothing matches, the error lists the document's headings, nearest first.",
+      `Empty strings count as parameters left out. A section over ${sectionPage.max} characters comes in parts: truncated is true and next_offset tells where the next call starts.`,
     ].join('\n'),
     // The seed tells callers to send "" for the parameters they leave empty.
     input: {
@@ -90,10 +91,11 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
     name: 'outline_markdown',
     title: 'List the headings of a Markdown document',
     description: [
-      'List every heading of one Markdown file or text with its level, anchor slug, line range and size.',
-      'Call it first to learn which sections exist and to get the anchors get_section accepts (needed to tell apart headings with the same title); to read one section use get_section, to split everything use chunk_markdown.',
-      'Only real headings count: lines inside code fences, HTML blocks or front matter are skipped, and setext (underlined) headings are recognised. max_depth hides levels deeper than it (default 6: all).',
-      'Send exactly one of path and text; files over 10 MB or outside the root are refused with an error naming the problem.',
+      'List the headings of one Markdown file or text, with the anchors get_section accepts.',
+      'Call it first to learn which sections exist and to tell apart headings that share a title.',
+      'Not for reading a section (get_section) or for splitting the document (chunk_markdown).',
+      'Only real headings count: lines in code fences, HTML blocks or front matter are skipped, and underlined (setext) headings are recognised.',
+      'Send exactly one of path and text. The whole outline comes in one answer; a file outside the root or too large is refused with an error naming the problem.',
     ].join('\n'),
     input: {
       path,
@@ -136,10 +138,11 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
     name: 'chunk_markdown',
     title: 'Split Markdown into chunks',
     description: [
-      'Split a whole Markdown file or text into consecutive chunks that follow its headings and stay under a character budget, ready for embedding.',
-      'Use it to ingest or index an entire document; for one section use get_section, for the heading list use outline_markdown.',
-      `Sections that fit max_chars (default ${CHUNK_CHARS}) with their subsections stay whole; bigger ones are divided at blank lines, and code fences or tables are never cut (one that alone exceeds the budget is returned whole with oversized set). Front matter is dropped.`,
-      `path names a file inside the documentation root and text is raw Markdown: send exactly one. Both or neither, a file over 10 MB, outside the root or not UTF-8 is refused with an error naming the problem. Up to ${CHUNKS_PER_CALL} chunks come per call; continue with offset = next_offset.`,
+      'Split a whole Markdown file or text into consecutive chunks that follow its headings and stay within a character budget, ready for embedding.',
+      'Use it to ingest or index an entire document.',
+      'Not for one section (get_section) or for the heading list (outline_markdown).',
+      'Sections that fit stay whole with their subsections; bigger ones are divided at blank lines, and code fences or tables are never cut (one that alone is too big comes back whole, marked oversized). Front matter is dropped.',
+      'Send exactly one of path and text. Chunks come in pages; continue with next_offset. A file outside the root, too large or not UTF-8 is refused with an error naming the problem.',
     ].join('\n'),
     input: {
       path,

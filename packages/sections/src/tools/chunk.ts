@@ -10,10 +10,11 @@ export function chunkTool(index: DocsIndex) {
     name: 'docs_chunk',
     title: 'Chunk a Markdown document',
     description: [
-      'Split one whole Markdown document into ordered chunks along its headings, for ingestion into embeddings or a vector store.',
-      'Use it to process an entire document piece by piece; to fetch a single known section use docs_read or docs_get_section instead.',
-      'A section that fits max_chars (default 4000) with its subsections becomes one chunk; a larger one yields its own text, cut at blank lines, then its subsections. A chunk never cuts inside a code fence or a table: such a block alone over budget becomes one chunk flagged oversized. Front matter is left out.',
-      'Name the document with exactly one of doc_id, path or text; chunks are paged with offset and limit (default 50) and next_offset.',
+      'Cut a whole Markdown document into ordered chunks that follow its headings, sized for embedding or a vector store.',
+      'Use it to process a complete document piece by piece.',
+      'Not for one known section: docs_read (by anchor) or docs_get_section (by heading) return just that.',
+      'A section that fits the budget stays whole with its subsections; a bigger one is split at blank lines. Code fences and tables are never cut: one too big on its own comes back whole, marked oversized. Front matter is skipped.',
+      'Name the document with exactly one of doc_id, path or text, and page through the chunks with next_offset.',
     ].join('\n'),
     inputSchema: z.object({
       ...sourceFields,

@@ -30,10 +30,11 @@ export function getSectionTool(index: DocsIndex) {
     name: 'docs_get_section',
     title: 'Get a Markdown section by heading',
     description: [
-      'Return one section of a Markdown file or of inline Markdown text, picked by heading title or by anchor slug.',
-      "Use it when you hold a file path (or raw Markdown) and know the heading, e.g. the 'Install' section of a README; for anchors from docs_outline or docs_search use docs_read, and to split a whole document use docs_chunk.",
-      "Give exactly one of path and text; anchor (e.g. 'install-1') wins over heading, and heading matches case-insensitively. With duplicate titles the first match is returned and matches tells how many share it: pass its anchor to pick another.",
-      'When nothing matches, SECTION_NOT_FOUND lists the document’s headings in details (closest first in suggestions). Files and text are limited to 10 MB; a long section is cut at max_chars (default 20000) with next_offset to continue.',
+      'Return one section of a Markdown file, or of Markdown text you pass in, found by its heading title or anchor slug.',
+      'Use it when you have a path or raw Markdown and know the heading, such as the Install part of a README.',
+      'Not for anchors from docs_outline or docs_search (docs_read takes those) or for splitting a whole document (docs_chunk).',
+      'When several headings share the title, the first wins and matches counts them; pass an anchor to pick another.',
+      "A long section is cut and next_offset continues it. If nothing matches, SECTION_NOT_FOUND lists the document's headings, closest first.",
     ].join('\n'),
     inputSchema: z.object({
       path: sourceFields.path,

@@ -121,11 +121,11 @@ export function outlineTool(index: DocsIndex) {
     name: 'docs_outline',
     title: 'Outline documentation',
     description: [
-      'List the heading structure of Markdown documentation: one document (by doc_id, path or inline text) or every document under the roots.',
-      'Use it to discover doc_ids and section anchors before docs_read, or to see how a long page is organised; to find where a topic lives use docs_where, to match words use docs_search.',
-      'Each entry gives the anchor, heading, level, 1-based line range and size in characters of a section with its subsections; headings inside code fences, HTML blocks, block quotes or list items are not sections.',
-      '`depth` keeps headings up to that level (default 6 for one document, 2 for the whole tree); the whole-tree listing is paged by document with offset and limit and reports files it skipped (too large, not UTF-8).',
-      'Giving more than one of doc_id, path and text is a SOURCE_CONFLICT error; an unknown doc_id returns DOC_NOT_FOUND with the closest ids as suggestions.',
+      'List the heading tree of the documentation: one document, or every document under the configured roots.',
+      'Use it to learn how a page is organised and to collect the anchors docs_read takes.',
+      'Not for locating a topic (docs_where) or for matching words (docs_search).',
+      'Only real headings count; lines that look like headings inside code fences, HTML, quotes or lists are ignored.',
+      'The all-documents listing comes in pages of documents (continue with next_offset) and names the files it had to skip, such as ones too large or not UTF-8. An unknown doc_id is refused with the closest ids.',
     ].join('\n'),
     inputSchema: z.object({
       ...sourceFields,

@@ -15,10 +15,11 @@ export function readTool(index: DocsIndex) {
     name: 'docs_read',
     title: 'Read a documentation section',
     description: [
-      'Read one documentation section by anchor and get its original Markdown, paginated by characters.',
-      'Call it with an anchor returned by docs_outline, docs_search or docs_where (`<doc_id>#<slug>`, or a bare doc_id for the whole document); prefer it over reading whole files, and use docs_get_section instead when you only have a file path or inline text and a heading title.',
-      'A page holds at most max_chars characters (default 3000); when has_more is true, call again with offset set to next_offset: pages never split a character and join back into the exact section text.',
-      'An unknown anchor returns an ANCHOR_NOT_FOUND error whose suggestions are the closest valid anchors (that document’s own anchors when only the slug is wrong).',
+      'Read one documentation section as its original Markdown, chosen by anchor and returned in pages of characters.',
+      'Use it once docs_outline, docs_search or docs_where has given you an anchor: it costs far less than opening the whole file.',
+      'Not for a file path or inline text plus a heading title; docs_get_section takes those.',
+      'While has_more is true, call again with offset set to next_offset; the pages never split a character and join back into the exact section text.',
+      'A wrong anchor fails with ANCHOR_NOT_FOUND and suggests the nearest real ones.',
     ].join('\n'),
     inputSchema: z.object({
       anchor: z

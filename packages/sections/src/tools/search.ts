@@ -11,10 +11,11 @@ export function searchTool(index: DocsIndex) {
     name: 'docs_search',
     title: 'Search documentation sections',
     description: [
-      'Full-text search over the headings and bodies of documentation sections across all roots, ranked by relevance.',
-      'Use it to find every section that mentions a term or phrase; to find the one place a topic is documented prefer docs_where, and to read a hit pass its anchor to docs_read.',
-      'Words match case-insensitively with simple English suffix folding (install, installing, installation); each CJK character counts as a word; heading matches weigh three times body matches and sections holding every query word rank first.',
-      'Each result has the anchor, heading path, line range, a snippet around the first match and a score. Page with limit (default 10, max 50) and offset/next_offset; scope restricts to doc_ids with a prefix. A blank query is an EMPTY_QUERY error.',
+      'Rank documentation sections across every root by how well their headings and text match some words.',
+      'Use it to collect every section that mentions a term, then read a hit with docs_read by its anchor.',
+      'Not for the one section that owns a topic: docs_where answers that with a short list.',
+      'Matching ignores case and folds common English endings (install, installing, installation); heading hits weigh more than body hits, and sections holding all the words rank first.',
+      'Results come in pages; follow next_offset for more. A query with no letter or digit fails with EMPTY_QUERY.',
     ].join('\n'),
     inputSchema: z.object({
       query: z

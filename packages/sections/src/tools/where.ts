@@ -19,10 +19,11 @@ export function whereTool(index: DocsIndex) {
     name: 'docs_where',
     title: 'Locate where a topic is documented',
     description: [
-      'Locate the section where a topic is documented, or the section that contains a given line of a document.',
-      "Give query (a term, phrase or question, e.g. 'how do I rotate tokens?') to get the few sections most likely to be its home, heading matches weighing most; or give line with path or doc_id (e.g. from a grep hit) to get the anchor of the innermost section enclosing that line.",
-      'Use it before docs_read when you know the subject but not the page; use docs_search instead for an exhaustive, paged list of every mention.',
-      'Results come best first with anchor, heading path and line range (limit default 3, max 10); common question words are ignored. Mixing query with line, or a line past the end of the document, is an error.',
+      'Point to the section where a topic is documented, or to the section that holds a given line of a document.',
+      'Use it before docs_read when you know the subject but not the page, or to turn a grep hit into an anchor.',
+      'Not for an exhaustive list of mentions: docs_search pages through all of them.',
+      "Give query, such as 'how do I rotate tokens?', for the few sections most likely to be its home, best first; or give line with path or doc_id, say from a grep hit, for the innermost section around that line.",
+      'Question words such as how or what are ignored and heading matches count most. Mixing the two modes, or a line past the end of the document, is refused.',
     ].join('\n'),
     inputSchema: z.object({
       query: z

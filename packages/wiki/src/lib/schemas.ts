@@ -5,7 +5,7 @@ export const wikiParam = z
   .string()
   .min(1)
   .max(64)
-  .describe('Id of the wiki to use, exactly as list_wikis returns it (e.g. "main").');
+  .describe('Which wiki to use: an id exactly as list_wikis returns it (e.g. "main").');
 
 /** A page version: SHA-256 of the page bytes, 64 hex characters. */
 export const versionSchema = z

@@ -12,11 +12,12 @@ import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
 import { INDEX_FILE, LOG_FILE } from '../lib/wiki.js';
 
-const DESCRIPTION = `List the pages of one wiki with path, title, size, version and modification time, optionally narrowed to a folder or a glob.
-Use it to browse a wiki or to collect paths and versions; to find pages by what they say use search_wiki instead, and open a page with read_page.
-folder and glob combine (a page must match both); glob is matched against the full path from the wiki root. sort="modified" puts the most recently changed pages first (default: by path). For the next page of results pass next_offset as offset; it is null on the last page.
-Titles come from front matter "title", else the first level-1 heading, else the file name. Hidden folders (.obsidian, .git, .lectern), temporary files and non-page files never appear; unreadable pages are listed with a problem note.
-An unknown wiki id, or a folder that is missing or hidden, is refused with the closest valid names.`;
+const DESCRIPTION = `List the pages of one wiki, optionally limited to a folder, a glob or both.
+Use it to browse a wiki or to collect the paths and versions that read_page and write_batch need.
+Not for finding pages by what they say: search_wiki does that.
+A page must match both folder and glob, and the glob is tried against the full path from the wiki root.
+Titles come from front matter, else the first top-level heading, else the file name. Hidden folders, temporary files and non-page files never appear; a page that cannot be read is listed with a note.
+Continue with next_offset until it is null. An unknown wiki or folder is refused with the closest names.`;
 
 /** The list_pages tool: a paged, filtered listing of a wiki's pages. */
 export function listPagesTool(runtime: WikiRuntime) {
@@ -45,7 +46,7 @@ export function listPagesTool(runtime: WikiRuntime) {
         .enum(['path', 'modified'])
         .default('path')
         .describe(
-          '"path" (default): alphabetical by path; "modified": most recently changed first.',
+          '"path" sorts alphabetically; "modified" puts the most recently changed pages first, to see recent activity.',
         ),
       offset: offsetParam,
       limit: z

@@ -3,10 +3,11 @@ import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { INDEX_FILE, LOG_FILE } from '../lib/wiki.js';
 
-const DESCRIPTION = `List the wikis this server can open, with each one's id, title, page count and which root files (index.md, log.md, the schema file) exist.
-Call it first: list_pages, search_wiki, read_page and write_batch all need one of these ids as "wiki". To see the pages inside a wiki, use list_pages instead.
-Before editing a wiki, open its schema file with read_page: it holds that wiki's conventions, while index.md is the catalog and log.md the history.
-Takes no parameters and returns every configured wiki in one response (no paging). It reads no page content, only counts files (hidden folders excluded), so it is cheap and cannot fail on a bad page. last_recovery is non-null only when this server finished a batch that a crash had interrupted.`;
+const DESCRIPTION = `List every wiki this server can open, with its id, title, page count and which root files (index, log, schema) it has.
+Call it first: each other wiki tool needs one of these ids as wiki.
+Not for the pages inside a wiki: list_pages lists those.
+Before editing, open the wiki's schema file with read_page, since it holds that wiki's conventions; index.md is the catalog and log.md the history.
+One call covers all configured wikis, with no parameters and no paging. It counts files without reading pages, so a broken page cannot make it fail.`;
 
 /** The list_wikis tool: configured wikis with page counts and root files. */
 export function listWikisTool(runtime: WikiRuntime) {

@@ -11,12 +11,12 @@ import { wikiParam } from '../lib/schemas.js';
  */
 export const readPageDescription = (
   more: string,
-) => `Read one page of a wiki, or one of its root files (index.md, log.md, the schema file), whole or as a window of lines.
-Use it after list_pages or search_wiki gave you a path, and before any edit; to find a page by words, call search_wiki first.
-By default links are rendered for people: [[Page|alias]] reads as the alias, [[Page#Heading]] as "Page > Heading", embeds as "[embed: Page]", block ids are hidden; code spans and code blocks keep their text as written. Show this form to users.
-Set raw=true before editing: it returns the stored text unchanged, which is what write_batch replace must quote, and the version to send as expected_version.
-offset is a 1-based line and limit a line count (the rest of the page when omitted); ${more}=true means next_offset continues. Line numbers are the same in both modes.
-Refused with the nearest existing paths when the page is missing; hidden, non-page and outside-the-wiki paths are refused too.`;
+) => `Read one wiki page, or one of its root files, whole or as a window of lines.
+Use it after list_pages or search_wiki gave you a path, and always before editing.
+Not for finding pages by words: search_wiki does that.
+By default links are rendered for people ([[Page|alias]] shows the alias, embeds become placeholders, block ids are hidden); show this form to users.
+Pass raw=true before an edit: you get the stored text that a write_batch replace must quote, and the version it expects. Line numbers match in both forms; when ${more} is true, follow next_offset.
+A missing page is refused with the nearest existing paths; hidden, non-page and outside paths are refused too.`;
 
 /** The read_page tool: a page rendered for display or raw for editing, by line window. */
 export function readPageTool(runtime: WikiRuntime) {

@@ -3,11 +3,12 @@ import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
 
-const DESCRIPTION = `Search the pages of one wiki by words, ranked by BM25 so that hits in titles and aliases weigh most, then tags, then body text.
-Use it to find pages by topic or wording; to browse a folder use list_pages instead, and to read a hit call read_page with its path (pass its line as offset to land on the snippet).
-query words match case- and accent-insensitively with simple plural folding; a page needs only one word, but pages with more of them rank higher, and #word matches tags only. folder (relative to the wiki root, e.g. "wiki/harvest") limits the search to that subtree.
-Each snippet is one rendered line of the page (wikilinks shown as text, at most 240 characters). Paged with offset and limit, at most 50 hits per call; next_offset is null on the last page.
-A query with no letters or digits, an unknown wiki or a missing folder is refused with a message naming the problem and, for names, the closest matches.`;
+const DESCRIPTION = `Search the pages of one wiki for words and rank them, with title and alias hits first, then tags, then body text.
+Use it to find pages by topic or wording, then open a hit with read_page (pass its line as offset to land on the snippet).
+Not for browsing a folder: list_pages does that.
+Words match regardless of case, accents and simple plurals; a page needs only one of them, more matches rank higher, and #word looks at tags only.
+Each snippet is one line of the page with links shown as text. Continue with next_offset until it is null.
+A query with no letters or digits, an unknown wiki or a missing folder is refused with a message naming the problem.`;
 
 /** The search_wiki tool: ranked full-text search with snippets. */
 export function searchWikiTool(runtime: WikiRuntime) {

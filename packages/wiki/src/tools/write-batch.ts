@@ -4,12 +4,11 @@ import type { Operation } from '../lib/batch.js';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { versionSchema, wikiParam } from '../lib/schemas.js';
 
-const DESCRIPTION = `Edit pages of one wiki in a single all-or-nothing batch. It never returns page text: to look at pages use read_page or search_wiki instead.
-operations run in order, each on the result of the ones before: put creates or overwrites a page, append adds to its end, replace swaps exact text (expected_occurrences times), delete removes it, move renames it and rewrites every link to it (aliases and #heading parts kept).
-Use it after read_page with raw=true gave you each page's exact text (to copy into old_text) and version: every operation on an existing page needs that expected_version; omit it only to create a page.
-Any invalid operation or stale version writes nothing: the BATCH_REJECTED error lists each failure by 0-based index with its reason and the page's current version. dry_run=true (default false) previews unified diffs and resulting versions; the optional log note becomes a dated log.md entry written in the same batch.
-content, old_text and new_text of all operations together hold at most 8,000,000 characters; build bigger changes over several batches.
-Success returns new versions and the wikilinks now leading nowhere. Hidden folders, symbolic links, non-page files, oversized pages and paths outside the wiki are refused; writes are atomic, crash-safe and locked per wiki across processes.`;
+const DESCRIPTION = `Change pages of one wiki in a single all-or-nothing batch: create, overwrite, append, replace exact text, delete, or move a page while rewriting every link to it.
+Use it to edit after read_page with raw=true gave you each page's exact text and version; every change to an existing page needs that version.
+Not for reading: it never returns page text (use read_page).
+Operations run in order, each seeing the result of the ones before. If any is invalid or a version is stale, nothing is written and BATCH_REJECTED lists each failure with the page's current version.
+dry_run previews the diffs without writing, and a log note becomes a dated log.md entry in the same batch. Writes are atomic, crash-safe and locked per wiki.`;
 
 /**
  * Most characters that `content`, `old_text` and `new_text` of one batch may hold together, so

@@ -1,0 +1,40 @@
+import { addRouting, type ToolFamily } from '@lectern/core';
+
+/**
+ * Tools of different packages that do the same kind of job on different stores. When a config
+ * serves more than one member of a family, each member's description gains one sentence naming
+ * the others served (see `addRouting` in @lectern/core). Presets are never routed: their
+ * surfaces mirror a fixed published contract.
+ */
+export const TOOL_FAMILIES: readonly ToolFamily[] = [
+  {
+    lead: 'For other stores served here, search with',
+    members: {
+      search_text: '(exact text or a regex in project files)',
+      docs_search: '(documentation sections)',
+      search_wiki: '(wiki pages)',
+      memory_search: '(cited passages of your notes)',
+    },
+  },
+  {
+    lead: 'For other stores served here, read with',
+    members: {
+      read_text: '(numbered lines of a project file)',
+      docs_read: '(a documentation section by anchor)',
+      read_page: '(a wiki page)',
+      memory_read_fragment: '(the lines a note citation points to)',
+    },
+  },
+];
+
+/**
+ * Appends the cross-package sentences to a composed (non-preset) tool list. `names` are the
+ * names clients see, index for index with `tools` (after renames and prefix).
+ */
+export function routeComposed<T extends { name: string; description: string }>(
+  tools: readonly T[],
+  names: readonly string[],
+): T[] {
+  const shown = new Map(tools.map((t, i) => [t.name, names[i] ?? t.name]));
+  return addRouting(tools, TOOL_FAMILIES, { displayName: (n) => shown.get(n) ?? n });
+}
