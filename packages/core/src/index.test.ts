@@ -16,6 +16,7 @@ describe('public API', () => {
         "adaptTool",
         "anchorMode",
         "assertVersion",
+        "checkLimits",
         "createRoot",
         "createRootSync",
         "decodeUtf8",

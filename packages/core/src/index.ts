@@ -49,6 +49,7 @@ export {
   type MessageData,
   messageData,
 } from './messages.js';
+export { checkLimits, type PackageOptions, type ToolPackage, type ToolSet } from './package.js';
 export {
   type CharPage,
   type LinePage,
