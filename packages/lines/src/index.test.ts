@@ -10,6 +10,7 @@ describe('public API', () => {
       'DEFAULT_LINE_LIMITS',
       'harnessTools',
       'lineTools',
+      'linesPackage',
       'readLines',
       'resolveLimits',
     ]);

@@ -13,5 +13,10 @@ export {
   readLines,
 } from './lib/read-lines.js';
 export type { WorkspaceConfig } from './lib/workspaces.js';
-export { type LinesOptions, lineTools } from './line-tools.js';
+export {
+  type LinesOptions,
+  type LinesPackageOptions,
+  linesPackage,
+  lineTools,
+} from './package.js';
 export { harnessTools } from './presets/harness.js';

@@ -11,6 +11,7 @@ describe('public API', () => {
         "WIKI_TOOL_NAMES",
         "WRITE_BATCH_MAX_TEXT_CHARS",
         "displayText",
+        "wikiPackage",
         "wikiTools",
       ]
     `);
