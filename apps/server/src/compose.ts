@@ -113,15 +113,6 @@ export function configFromFlags(flags: RootFlags, cwd = process.cwd()): Config {
   return parseConfig(value, cwd, 'command-line flags');
 }
 
-/** Options of {@link compose}. */
-export interface ComposeOptions {
-  /**
-   * @deprecated Ignored: stores always open on first use (or `Composition.start`), so
-   * composing, listing and `lectern tools` never open a database.
-   */
-  deferStores?: boolean;
-}
-
 /** The registry entries a config serves: its preset's package, or the chosen packages. */
 function servedEntries(config: Config): PackageEntry[] {
   if (config.preset) return [presetEntry(config.preset).entry];
@@ -140,7 +131,7 @@ async function closeAll(sets: readonly ToolSet[]): Promise<void> {
  * as a {@link ConfigError} listing every problem, before anything is served. Nothing slow
  * happens here: databases open on first use or on `start`.
  */
-export async function compose(config: Config, _options: ComposeOptions = {}): Promise<Composition> {
+export async function compose(config: Config): Promise<Composition> {
   const entries = servedEntries(config);
   if (entries.length === 0) {
     throw new ConfigError('config', [

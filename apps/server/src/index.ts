@@ -1,6 +1,5 @@
 export { main } from './cli.js';
 export {
-  type ComposeOptions,
   type Composition,
   compose,
   configFromFlags,
