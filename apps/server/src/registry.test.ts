@@ -5,7 +5,7 @@ import { type ConnectedTools, connectTools, errorOf } from '@lectern/core/testin
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compose } from './compose.js';
-import { ConfigError, configJsonSchema, parseConfig } from './config.js';
+import { configJsonSchema, parseConfig } from './config.js';
 import { limitsOf, PACKAGE_PRESETS, PACKAGES, PRESET_NAMES, REGISTRY } from './registry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lectern-registry-'));
