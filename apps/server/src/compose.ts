@@ -1,5 +1,5 @@
 import type { AnyToolDefinition, RegisterOptions, ToolSet } from '@lectern/core';
-import { resolveToolNames, suggest } from '@lectern/core';
+import { isToolError, resolveToolNames, suggest } from '@lectern/core';
 import { type Config, ConfigError, type PresetName, parseConfig } from './config.js';
 import { examplesDir, examplesMemoryDb } from './examples.js';
 import {
@@ -160,7 +160,7 @@ export async function compose(config: Config): Promise<Composition> {
         problems.push(
           e instanceof PackageLoadError
             ? e.message
-            : `${entries[i]!.name}: ${(e as Error)?.message ?? String(e)}`,
+            : `${entries[i]!.name}: ${(e as Error)?.message ?? String(e)}${isToolError(e) ? ` (${e.code})` : ''}`,
         );
       }
     }

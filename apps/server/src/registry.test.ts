@@ -114,8 +114,8 @@ describe('compose', () => {
             arguments: { query: 'canela', source: 'otra' },
           })) as CallToolResult,
         );
-        expect(e.code).toBe('UNKNOWN_SOURCE');
-        expect(e.error).toContain('no existe');
+        expect(e?.code).toBe('UNKNOWN_SOURCE');
+        expect(e?.error).toContain('no existe');
       } finally {
         await c.close();
       }
@@ -136,7 +136,7 @@ describe('compose', () => {
         name: 'memory_search',
         arguments: { query: 'canela' },
       })) as CallToolResult;
-      expect(errorOf(search).code).toBe('DB_UNAVAILABLE');
+      expect(errorOf(search)?.code).toBe('DB_UNAVAILABLE');
       await expect(composition.start()).rejects.toMatchObject({ code: 'DB_UNAVAILABLE' });
       // The other package is unaffected.
       const outline = (await c.client.callTool({
