@@ -287,9 +287,12 @@ describe('a fresh install of the packed tarballs', () => {
       });
       expect(names).toContain('docs_outline');
 
+      // Without the NODE_PATH pnpm's script runner sets here: it reaches the repository's
+      // hoisted packages, better-sqlite3 among them, which a user's install never sees.
+      const { NODE_PATH: _, ...env } = outsideEnv();
       const memory = await run(bin, ['tools', '--notes', notes], {
         cwd: dir,
-        env: outsideEnv(),
+        env,
         timeoutMs: STEP_MS,
       });
       expect(memory.code).not.toBe(0);
