@@ -2,7 +2,6 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runLintCli, USAGE } from '@lectern/lint';
 import {
   type Composition,
   compose,
@@ -19,17 +18,12 @@ import {
   PRESET_NAMES,
   type PresetName,
 } from './config.js';
-import {
-  DEFAULT_MAX_SESSIONS,
-  DEFAULT_SESSION_IDLE_MS,
-  type HttpHandle,
-  HttpStartError,
-  startHttp,
-} from './http.js';
+import type { HttpHandle } from './http.js';
 import { closest } from './lib/closest.js';
 import { setClosedPipeHandler } from './lib/exit.js';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from './lib/limits.js';
 import { LineTransport } from './lib/stdio.js';
-import { listServedTools } from './list-tools.js';
+import { afterFirstToolsList } from './lib/warm-up.js';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
 import { createMcpServer } from './server.js';
 import { VERSION } from './version.js';
@@ -89,9 +83,17 @@ interface Io {
   stderr: (s: string) => void;
 }
 
+/**
+ * The lint package, loaded only for the commands that use it (serving never needs it). Every
+ * other module a command alone needs is loaded the same way: `serve` over stdio loads neither
+ * the lint, nor the HTTP transport, nor the in-process client that lists tools.
+ */
+const loadLint = () => import('@lectern/lint');
+type Lint = Awaited<ReturnType<typeof loadLint>>;
+
 /** Every flag the lint commands and lectern's own root flags know, for "did you mean". */
-const lintFlags = () => [
-  ...new Set([...USAGE.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!)),
+const lintFlags = (usage: string) => [
+  ...new Set([...usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!)),
   ...[...ROOT_FLAGS].map((f) => f.slice(2)),
 ];
 
@@ -99,12 +101,12 @@ const lintFlags = () => [
  * The lint package's io shape over ours. An unknown-option message from the lint gets the
  * closest known flag appended.
  */
-const lintIo = (io: Io) => ({
+const lintIo = (io: Io, usage: string) => ({
   stdout: { write: io.stdout },
   stderr: {
     write: (s: string) => {
       const unknown = /Unknown option '(--[^'=]+)/.exec(s)?.[1];
-      const near = unknown ? closest(unknown.slice(2), lintFlags()) : undefined;
+      const near = unknown ? closest(unknown.slice(2), lintFlags(usage)) : undefined;
       io.stderr(
         near
           ? s.replace(
@@ -201,8 +203,14 @@ function flag(
     .join(', ');
 }
 
+/** The tools a composition serves, as `tools/list` answers (loads the in-process client). */
+async function servedTools(composition: Composition) {
+  const { listServedTools } = await import('./list-tools.js');
+  return listServedTools(composition);
+}
+
 async function cmdTools(composition: Composition, values: Values, io: Io): Promise<number> {
-  const tools = await listServedTools(composition);
+  const tools = await servedTools(composition);
   if (values.json) {
     io.stdout(`${JSON.stringify({ tools }, null, 2)}\n`);
     return 0;
@@ -268,6 +276,7 @@ function cmdInit(positionals: string[], values: Values, io: Io, cwd: string): nu
 }
 
 async function cmdLintFamily(
+  lint: Lint,
   command: string,
   rest: string[],
   values: Values,
@@ -279,15 +288,15 @@ async function cmdLintFamily(
   const hasRootFlags = root.length > 0;
   const needsSelf =
     (command === 'lint' || command === 'snapshot') && (hasRootFlags || !hasPositional(passthrough));
-  if (!needsSelf) return runLintCli([command, ...passthrough], lintIo(io));
-  const composition = compose(resolveConfig(values, cwd), { deferStores: true });
+  if (!needsSelf) return lint.runLintCli([command, ...passthrough], lintIo(io, lint.USAGE));
+  const composition = await compose(resolveConfig(values, cwd));
   const dir = mkdtempSync(join(tmpdir(), 'lectern-self-'));
   try {
     const file = join(dir, 'tools.json');
-    writeFileSync(file, JSON.stringify({ tools: await listServedTools(composition) }));
-    return await runLintCli([command, file, ...passthrough], lintIo(io));
+    writeFileSync(file, JSON.stringify({ tools: await servedTools(composition) }));
+    return await lint.runLintCli([command, file, ...passthrough], lintIo(io, lint.USAGE));
   } finally {
-    composition.close();
+    await composition.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -362,6 +371,18 @@ function tokensFrom(value: string | undefined): string[] {
     .filter((t) => t !== '');
 }
 
+/** Starts the composition's slow set-up; a failure is logged (the tools concerned report it). */
+function warmUp(composition: Composition, log: Logger): void {
+  const t0 = performance.now();
+  composition.start().then(
+    () => log.debug(`set-up finished in ${Math.round(performance.now() - t0)} ms`),
+    (e: unknown) =>
+      log.error(
+        `set-up failed; the tools that need it answer with this error until it succeeds: ${(e as Error)?.message ?? String(e)}`,
+      ),
+  );
+}
+
 async function cmdServe(
   composition: Composition,
   values: Values,
@@ -375,7 +396,7 @@ async function cmdServe(
     log.info(`${signal}: finishing ${composition.inFlight()} running call(s), then stopping`);
     await composition.idle(10_000);
     await stop();
-    composition.close();
+    await composition.close();
     process.exit(0);
   };
   if (values.http) {
@@ -392,6 +413,7 @@ async function cmdServe(
     const stop = shutdown(async () => handle?.close());
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
+    const { startHttp } = await import('./http.js');
     handle = await startHttp({
       createServer: () => createMcpServer(composition, log),
       host: values.host ?? '127.0.0.1',
@@ -423,6 +445,8 @@ async function cmdServe(
         `  ${composition.names.join(', ')}\n` +
         `  health: ${handle.url.replace(/\/mcp$/, '/health')}\n`,
     );
+    // Listening and announced: open databases now (a request meanwhile waits for it).
+    setImmediate(() => warmUp(composition, log));
     return new Promise<number>(() => {});
   }
   const server = createMcpServer(composition, log);
@@ -431,7 +455,10 @@ async function cmdServe(
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.stdin.once('end', () => void stop('stdin closed'));
   setClosedPipeHandler(() => void stop('stdout closed'));
-  await server.connect(new LineTransport({ log }));
+  const transport = new LineTransport({ log });
+  await server.connect(transport);
+  // Databases open once the client has its tool list (or when a tool first needs one).
+  afterFirstToolsList(transport, () => warmUp(composition, log));
   log.info(`serving ${composition.names.length} tools over stdio: ${composition.names.join(', ')}`);
   return new Promise<number>(() => {});
 }
@@ -452,8 +479,9 @@ export async function main(
     return 0;
   }
   if (command === 'lint' || command === 'diff' || command === 'snapshot') {
+    const lint = await loadLint();
     if (rest.includes('--help') || rest.includes('-h'))
-      return runLintCli([command, '--help'], lintIo(io));
+      return lint.runLintCli([command, '--help'], lintIo(io, lint.USAGE));
     try {
       const rootArgs = splitRootFlags(rest).root;
       const { values } = parseArgs({
@@ -462,7 +490,7 @@ export async function main(
         allowPositionals: true,
         strict: true,
       });
-      return await cmdLintFamily(command, rest, values, io, cwd);
+      return await cmdLintFamily(lint, command, rest, values, io, cwd);
     } catch (e) {
       if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
         io.stderr(`lectern ${command}: ${explainArgError(e as Error)}\n`);
@@ -502,20 +530,21 @@ export async function main(
   const log = createLogger(level, io.stderr);
   try {
     if (command === 'init') return cmdInit(positionals, values, io, cwd);
-    // Listing tools opens no database: `lectern tools` writes nothing.
-    const composition = compose(resolveConfig(values, cwd), { deferStores: command === 'tools' });
+    // Composing opens no database (stores open on first use): `lectern tools` writes nothing.
+    const composition = await compose(resolveConfig(values, cwd));
+    for (const warning of composition.warnings) log.warn(warning);
     if (command === 'tools') {
       try {
         return await cmdTools(composition, values, io);
       } finally {
-        composition.close();
+        await composition.close();
       }
     }
     if (command === 'index') {
       try {
         return await cmdIndex(composition, values, io);
       } finally {
-        composition.close();
+        await composition.close();
       }
     }
     return await cmdServe(composition, values, log, io);
@@ -540,7 +569,8 @@ function reportError(e: unknown, io: Io): number {
     io.stderr(`lectern: ${e.message}\n`);
     return 2;
   }
-  if (e instanceof HttpStartError) {
+  // The HTTP module is loaded only for --http: its refusal to start is known by name.
+  if (e instanceof Error && e.name === 'HttpStartError') {
     io.stderr(`lectern: ${e.message}\n`);
     return 1;
   }

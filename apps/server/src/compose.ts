@@ -1,13 +1,30 @@
-import { join } from 'node:path';
-import type { AnyToolDefinition, RegisterOptions } from '@lectern/core';
-import { resolveToolNames, suggest } from '@lectern/core';
-import { closeSearchWorkers, harnessTools, lineTools } from '@lectern/lines';
-import { createMemory, type MemoryStore, memoriaTools, memoryTools } from '@lectern/memory';
-import { atlasTools, mdChunkTools, sectionTools } from '@lectern/sections';
-import { wikiPresetTools, wikiTools } from '@lectern/wiki';
+import type { AnyToolDefinition, RegisterOptions, ToolSet } from '@lectern/core';
+import { isToolError, resolveToolNames, suggest } from '@lectern/core';
 import { type Config, ConfigError, type PresetName, parseConfig } from './config.js';
 import { examplesDir, examplesMemoryDb } from './examples.js';
+import {
+  type ConfigRoot,
+  type PackageEntry,
+  PackageLoadError,
+  packageEntry,
+  presetEntry,
+  REGISTRY,
+  type RootFlags,
+} from './registry.js';
 import { routeComposed } from './routing.js';
+
+export type { RootFlags } from './registry.js';
+
+/**
+ * What `lectern index` needs of the memory store (the memory package's `MemoryStore` has it),
+ * stated here so the app's types do not depend on the optional `@lectern/memory`.
+ */
+export interface IndexableStore {
+  reindex(options: {
+    full?: boolean;
+    onProgress?: (done: number, total: number) => void;
+  }): Promise<unknown>;
+}
 
 /** A composed tool set, ready to register on any number of servers. */
 export interface Composition {
@@ -15,55 +32,53 @@ export interface Composition {
   name: string;
   /** The preset served, if any. */
   preset: PresetName | undefined;
+  /** The packages served, in registry order. */
+  packages: string[];
   /** Tool definitions, in registration order (handlers count in-flight calls). */
   tools: AnyToolDefinition[];
   /** Renames, prefix and locale descriptions for `registerTools`. */
   registerOptions: RegisterOptions;
   /** Final tool names as clients see them, in order. */
   names: string[];
-  /** The memory store, when memory tools are served (for `lectern index`). */
-  memory: MemoryStore | undefined;
+  /**
+   * The memory store, when memory tools are served (for `lectern index`). It opens on first
+   * use: listing tools never opens it.
+   */
+  memory: IndexableStore | undefined;
+  /** What the config does that is allowed but probably not meant (shown on stderr). */
+  warnings: string[];
   /** Number of tool calls running now. */
   inFlight: () => number;
   /** Resolves when no tool call is running (or after `timeoutMs`). */
   idle: (timeoutMs?: number) => Promise<void>;
-  /** Releases resources (database handles, search worker threads). */
-  close: () => void;
+  /**
+   * Starts every package's slow set-up (opening and checking the memory database) and resolves
+   * when it is done, or rejects with the first failure, which the tools concerned also report.
+   * Tools wait for it on their own: serving never needs to call it, it only starts earlier.
+   */
+  start: () => Promise<void>;
+  /** Releases resources (database handles). */
+  close: () => Promise<void>;
 }
 
 /** The config served when none is given: every package on the bundled examples. */
 export function defaultConfig(): Config {
   const ex = examplesDir();
-  return parseConfig(
-    {
-      name: 'lectern-examples',
-      docs: [{ id: 'docs', path: join(ex, 'docs') }],
-      workspaces: [{ id: 'examples', path: ex }],
-      wikis: [{ id: 'examples', path: join(ex, 'wiki'), title: 'Example wiki' }],
-      memory: { sources: [{ id: 'notes', path: join(ex, 'notes') }], db: examplesMemoryDb(ex) },
-    },
-    ex,
-    'built-in default',
-  );
+  const value: Record<string, unknown> = { name: 'lectern-examples' };
+  for (const entry of REGISTRY as readonly PackageEntry[]) {
+    Object.assign(value, entry.place(entry.examples(ex), examplesMemoryDb(ex)));
+  }
+  return parseConfig(value, ex, 'built-in default');
 }
 
-/** Roots given on the command line, overriding a preset's bundled defaults. */
-export interface RootFlags {
-  docs?: string[];
-  workspaces?: string[];
-  wikis?: string[];
-  notes?: string[];
-  db?: string;
-}
-
-function parseRootFlag(value: string, fallbackId: string): { id: string; path: string } {
+function parseRootFlag(value: string, fallbackId: string): ConfigRoot {
   const eq = value.indexOf('=');
   if (eq > 0 && !value.slice(0, eq).includes('/'))
     return { id: value.slice(0, eq), path: value.slice(eq + 1) };
   return { id: fallbackId, path: value };
 }
 
-function rootsFrom(values: string[] | undefined, fallbackId: string) {
+function rootsFrom(values: string[] | undefined, fallbackId: string): ConfigRoot[] | undefined {
   return values?.map((v, i) =>
     parseRootFlag(v, values.length === 1 ? fallbackId : `${fallbackId}${i + 1}`),
   );
@@ -79,154 +94,93 @@ export function presetConfig(
   cwd = process.cwd(),
 ): Config {
   const ex = examplesDir();
-  const value: Record<string, unknown> = { name: `lectern-${preset}`, preset };
-  if (preset === 'atlas' || preset === 'md-chunk') {
-    value.docs = rootsFrom(flags.docs, 'docs') ?? [{ id: 'docs', path: join(ex, 'docs') }];
-  } else if (preset === 'harness') {
-    value.workspaces = rootsFrom(flags.workspaces, 'project') ?? [{ id: 'examples', path: ex }];
-  } else if (preset === 'wiki') {
-    value.wikis = rootsFrom(flags.wikis, 'main') ?? [{ id: 'examples', path: join(ex, 'wiki') }];
-  } else {
-    const sources = rootsFrom(flags.notes, 'notas') ?? [{ id: 'notas', path: join(ex, 'notes') }];
-    value.memory = { sources, db: flags.db ?? (flags.notes ? undefined : examplesMemoryDb(ex)) };
-    value.locale = 'es';
-  }
+  const { entry, preset: p } = presetEntry(preset);
+  const given = rootsFrom(flags[entry.flag], p.rootId);
+  const value: Record<string, unknown> = {
+    name: `lectern-${preset}`,
+    preset,
+    ...entry.place(given ?? p.examples(ex), flags.db ?? (given ? undefined : examplesMemoryDb(ex))),
+  };
   return parseConfig(value, cwd, `preset ${preset}`);
 }
 
 /** Adds root flags to a config (used with `serve --docs …` without a preset). */
 export function configFromFlags(flags: RootFlags, cwd = process.cwd()): Config {
   const value: Record<string, unknown> = {};
-  if (flags.docs) value.docs = rootsFrom(flags.docs, 'docs');
-  if (flags.workspaces) value.workspaces = rootsFrom(flags.workspaces, 'project');
-  if (flags.wikis) value.wikis = rootsFrom(flags.wikis, 'main');
-  if (flags.notes) value.memory = { sources: rootsFrom(flags.notes, 'notes'), db: flags.db };
+  for (const entry of REGISTRY as readonly PackageEntry[]) {
+    const roots = rootsFrom(flags[entry.flag], entry.rootId);
+    if (roots) Object.assign(value, entry.place(roots, flags.db));
+  }
   return parseConfig(value, cwd, 'command-line flags');
 }
 
-function presetTools(config: Config, memory: () => MemoryStore): AnyToolDefinition[] {
-  const docs = { roots: config.docs ?? [], maxFileBytes: config.limits.sectionsMaxFileBytes };
-  switch (config.preset) {
-    case 'atlas':
-      return atlasTools(docs);
-    case 'md-chunk':
-      return mdChunkTools(docs);
-    case 'harness':
-      return harnessTools(linesOptions(config));
-    case 'wiki':
-      return wikiPresetTools(wikiOptions(config));
-    case 'memoria':
-      return memoriaTools(memory());
-    default:
-      return [];
-  }
+/** The registry entries a config serves: its preset's package, or the chosen packages. */
+function servedEntries(config: Config): PackageEntry[] {
+  if (config.preset) return [presetEntry(config.preset).entry];
+  if (config.packages) return config.packages.map(packageEntry);
+  return (REGISTRY as readonly PackageEntry[]).filter((e) => e.roots(config)?.length);
 }
 
-function linesOptions(config: Config) {
-  const l = config.limits;
-  const limits: Record<string, number> = {};
-  if (l.linesMaxFileBytes !== undefined) limits.maxFileBytes = l.linesMaxFileBytes;
-  if (l.linesMaxLines !== undefined) limits.maxLines = l.linesMaxLines;
-  if (l.linesMaxTextBytes !== undefined) limits.maxTextBytes = l.linesMaxTextBytes;
-  if (l.linesMaxOutputBytes !== undefined) limits.maxOutputBytes = l.linesMaxOutputBytes;
-  return { workspaces: config.workspaces ?? [], limits };
-}
-
-function wikiOptions(config: Config) {
-  return {
-    wikis: config.wikis ?? [],
-    ...(config.limits.wikiMaxPageBytes === undefined
-      ? {}
-      : { maxPageBytes: config.limits.wikiMaxPageBytes }),
-  };
-}
-
-/** Options of {@link compose}. */
-export interface ComposeOptions {
-  /**
-   * Open the memory database only when a tool first uses it (default false: open it now, so a
-   * bad database path stops the server before it serves). Listing tools sets it, so
-   * `lectern tools` writes nothing.
-   */
-  deferStores?: boolean;
-}
-
-/**
- * A store that is created on first use: any property read creates it. `close` before that does
- * nothing.
- */
-function deferredStore(create: () => MemoryStore): MemoryStore {
-  let real: MemoryStore | undefined;
-  return new Proxy({} as MemoryStore, {
-    get(_target, prop) {
-      if (prop === 'close' && !real) return () => {};
-      real ??= create();
-      const value = Reflect.get(real, prop, real) as unknown;
-      return typeof value === 'function' ? value.bind(real) : value;
-    },
-  });
+async function closeAll(sets: readonly ToolSet[]): Promise<void> {
+  await Promise.allSettled(sets.map((s) => s.close?.()));
 }
 
 /**
  * Turns a config into tool definitions: a preset's surface, or the chosen packages filtered by
- * the `tools` allow-list. Unknown tools and name collisions are reported as a {@link ConfigError}
- * listing every problem, before anything is served.
+ * the `tools` allow-list. Only the packages the config serves are loaded (dynamic imports).
+ * Unknown tools, name collisions, missing packages and options a package refuses are reported
+ * as a {@link ConfigError} listing every problem, before anything is served. Nothing slow
+ * happens here: databases open on first use or on `start`.
  */
-export function compose(config: Config, options: ComposeOptions = {}): Composition {
-  let store: MemoryStore | undefined;
-  const memory = () => {
-    const m = config.memory;
-    if (!m) throw new ConfigError('config', ['memory: no memory sources are configured']);
-    const create = () => createMemory({ sources: m.sources, ...(m.db ? { dbPath: m.db } : {}) });
-    store ??= options.deferStores ? deferredStore(create) : create();
-    return store;
-  };
-  let tools: AnyToolDefinition[];
+export async function compose(config: Config): Promise<Composition> {
+  const entries = servedEntries(config);
+  if (entries.length === 0) {
+    throw new ConfigError('config', [
+      'nothing to serve: configure docs, workspaces, wikis or memory.sources, or choose a preset',
+    ]);
+  }
+  const warnings: string[] = [];
+  if (!config.preset && config.locale === 'es' && entries.some((e) => e.name === 'memory')) {
+    warnings.push(
+      'locale "es" no longer serves memory as the memoria tools: the memory tools keep their names and answer errors in Spanish. For buscar_memoria, leer_fragmento, listar_fuentes and reindexar, set "preset": "memoria" (or --preset memoria).',
+    );
+  }
   const problems: string[] = [];
+  const sets: ToolSet[] = [];
+  let memory: IndexableStore | undefined;
   try {
-    if (config.preset) {
-      tools = presetTools(config, memory);
-    } else {
-      const wanted =
-        config.packages ??
-        (['sections', 'lines', 'wiki', 'memory'] as const).filter(
-          (p) =>
-            ({
-              sections: config.docs?.length,
-              lines: config.workspaces?.length,
-              wiki: config.wikis?.length,
-              memory: config.memory?.sources.length,
-            })[p],
+    // Loading is what takes time (importing each package): do it for all at once.
+    const built = await Promise.allSettled(entries.map((e) => e.serve(config, config.preset)));
+    for (const result of built) {
+      if (result.status === 'fulfilled') sets.push(result.value);
+    }
+    for (const [i, result] of built.entries()) {
+      if (result.status === 'rejected') {
+        const e = result.reason;
+        // A package refused a root or an option: report it like any other config problem.
+        problems.push(
+          e instanceof PackageLoadError
+            ? e.message
+            : `${entries[i]!.name}: ${(e as Error)?.message ?? String(e)}${isToolError(e) ? ` (${e.code})` : ''}`,
         );
-      if (wanted.length === 0) {
-        throw new ConfigError('config', [
-          'nothing to serve: configure docs, workspaces, wikis or memory.sources, or choose a preset',
-        ]);
       }
-      tools = [];
-      for (const pkg of wanted) {
-        if (pkg === 'sections') {
-          tools.push(
-            ...sectionTools({
-              roots: config.docs ?? [],
-              maxFileBytes: config.limits.sectionsMaxFileBytes,
-            }),
+    }
+    if (problems.length) throw new ConfigError('config', problems);
+    entries.forEach((e, i) => {
+      if (e.name === 'memory') memory = (sets[i] as ToolSet & { store?: IndexableStore }).store;
+    });
+
+    let tools = sets.flatMap((s) => s.tools);
+    if (!config.preset && config.tools) {
+      const known = tools.map((t) => t.name);
+      config.tools.forEach((name, i) => {
+        if (!known.includes(name)) {
+          problems.push(
+            `tools[${i}]: unknown tool "${name}"; closest: ${suggest(name, known, { max: 3 }).join(', ')}`,
           );
-        } else if (pkg === 'lines') tools.push(...lineTools(linesOptions(config)));
-        else if (pkg === 'wiki') tools.push(...wikiTools(wikiOptions(config)));
-        else tools.push(...memoryTools(memory(), { locale: config.locale }));
-      }
-      if (config.tools) {
-        const known = tools.map((t) => t.name);
-        config.tools.forEach((name, i) => {
-          if (!known.includes(name)) {
-            problems.push(
-              `tools[${i}]: unknown tool "${name}"; closest: ${suggest(name, known, { max: 3 }).join(', ')}`,
-            );
-          }
-        });
-        tools = tools.filter((t) => config.tools?.includes(t.name));
-      }
+        }
+      });
+      tools = tools.filter((t) => config.tools?.includes(t.name));
     }
     const known = tools.map((t) => t.name);
     for (const from of Object.keys(config.rename)) {
@@ -266,13 +220,16 @@ export function compose(config: Config, options: ComposeOptions = {}): Compositi
         },
       }),
     );
+    let started: Promise<void> | undefined;
     return {
       name: config.name,
       preset: config.preset,
+      packages: entries.map((e) => e.name),
       tools: counted,
       registerOptions,
       names,
-      memory: store,
+      memory,
+      warnings,
       inFlight: () => running,
       idle: (timeoutMs = 10_000) =>
         running === 0
@@ -284,16 +241,18 @@ export function compose(config: Config, options: ComposeOptions = {}): Compositi
                 resolve();
               });
             }),
-      close: () => {
-        store?.close();
-        // search_text's worker threads (started by large searches): let them finish and stop.
-        void closeSearchWorkers();
+      start: () => {
+        started ??= Promise.allSettled(sets.map((s) => s.start?.())).then((results) => {
+          const failed = results.find((r) => r.status === 'rejected');
+          if (failed) throw (failed as PromiseRejectedResult).reason;
+        });
+        return started;
       },
+      close: () => closeAll(sets),
     };
   } catch (e) {
-    store?.close();
+    await closeAll(sets);
     if (e instanceof ConfigError) throw e;
-    // A package refused a root or an option: report it like any other config problem.
     throw new ConfigError('config', [...problems, (e as Error).message]);
   }
 }

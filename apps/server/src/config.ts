@@ -3,13 +3,10 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { closest } from './lib/closest.js';
 import { findJsonSyntaxError } from './lib/json-syntax.js';
+import { PACKAGES, PRESET_NAMES, packageEntry } from './registry.js';
 
-/** Tool families a config can serve. */
-export const PACKAGES = ['sections', 'lines', 'wiki', 'memory'] as const;
-/** Presets that reproduce existing servers' tool surfaces. */
-export const PRESET_NAMES = ['atlas', 'md-chunk', 'harness', 'wiki', 'memoria'] as const;
-/** A preset name. */
-export type PresetName = (typeof PRESET_NAMES)[number];
+// The package and preset names come from the registry: a package lists its own presets.
+export { PACKAGES, PRESET_NAMES, type PresetName } from './registry.js';
 
 const id = z
   .string()
@@ -96,7 +93,9 @@ export const ConfigSchema = z
     locale: z
       .enum(['en', 'es'])
       .default('en')
-      .describe('Language of tool descriptions where a package has one.'),
+      .describe(
+        'Language of error messages, and of tool descriptions where a package has them; it never changes which tools are served (a preset is chosen by "preset").',
+      ),
     limits: z
       .object({
         sectionsMaxFileBytes: z
@@ -209,20 +208,9 @@ export function parseConfig(value: unknown, baseDir: string, source = 'config'):
     );
   }
   for (const pkg of config.packages ?? []) {
-    const has = {
-      sections: config.docs?.length,
-      lines: config.workspaces?.length,
-      wiki: config.wikis?.length,
-      memory: config.memory?.sources.length,
-    }[pkg];
-    if (!has) {
-      const key = {
-        sections: 'docs',
-        lines: 'workspaces',
-        wiki: 'wikis',
-        memory: 'memory.sources',
-      }[pkg];
-      problems.push(`packages: "${pkg}" is listed but no ${key} are configured`);
+    const entry = packageEntry(pkg);
+    if (!entry.roots(config)?.length) {
+      problems.push(`packages: "${pkg}" is listed but no ${entry.rootsKey} are configured`);
     }
   }
   if (problems.length) throw new ConfigError(source, problems);

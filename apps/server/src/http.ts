@@ -4,13 +4,17 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { formatBytes, MAX_MESSAGE_BYTES } from './lib/limits.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  formatBytes,
+  MAX_MESSAGE_BYTES,
+} from './lib/limits.js';
 import type { Logger } from './log.js';
 
-/** Default {@link HttpOptions.maxSessions}. */
-export const DEFAULT_MAX_SESSIONS = 100;
-/** Default {@link HttpOptions.sessionIdleMs}: 30 minutes. */
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+// Defined beside the other limits so the CLI's help does not load this module (and the SDK's
+// HTTP transport) to show them.
+export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS };
 
 /** Options of {@link startHttp}. */
 export interface HttpOptions {

@@ -1,10 +1,10 @@
 export { main } from './cli.js';
 export {
-  type ComposeOptions,
   type Composition,
   compose,
   configFromFlags,
   defaultConfig,
+  type IndexableStore,
   presetConfig,
   type RootFlags,
 } from './compose.js';
@@ -32,5 +32,14 @@ export {
 export { MAX_MESSAGE_BYTES } from './lib/limits.js';
 export { LineTransport, type LineTransportOptions } from './lib/stdio.js';
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
+export {
+  type ConfigRoot,
+  PACKAGE_PRESETS,
+  type PackageEntry,
+  PackageLoadError,
+  type PackageName,
+  type PresetEntry,
+  REGISTRY,
+} from './registry.js';
 export { createMcpServer } from './server.js';
 export { VERSION } from './version.js';

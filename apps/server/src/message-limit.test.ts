@@ -27,20 +27,18 @@ function unbounded(schema: any, path: string, out: string[]): string[] {
 }
 
 const compositions = [
-  ['every package (the bundled examples)', () => compose(defaultConfig(), { deferStores: true })],
-  ...PRESET_NAMES.map(
-    (p) => [`preset ${p}`, () => compose(presetConfig(p), { deferStores: true })] as const,
-  ),
+  ['every package (the bundled examples)', () => compose(defaultConfig())],
+  ...PRESET_NAMES.map((p) => [`preset ${p}`, () => compose(presetConfig(p))] as const),
 ] as const;
 
 describe('every input a schema accepts fits in one message', () => {
-  const closers: Array<() => void> = [];
-  afterAll(() => {
-    for (const c of closers) c();
+  const closers: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const c of closers) await c();
   });
 
   it.each(compositions)('%s', async (_name, make) => {
-    const composition = make();
+    const composition = await make();
     closers.push(() => composition.close());
     const c = await connectTools(composition.tools, composition.registerOptions);
     try {

@@ -14,7 +14,7 @@ async function listed(composition: Composition): Promise<Record<string, string>>
     return Object.fromEntries(tools.map((t) => [t.name, t.description ?? '']));
   } finally {
     await c.close();
-    composition.close();
+    await composition.close();
   }
 }
 
@@ -37,7 +37,7 @@ function configOf(value: Record<string, unknown>) {
 
 describe('cross-package routing in composed servers', () => {
   it('every search and read tool of the full server names its siblings from other packages', async () => {
-    const d = await listed(compose(defaultConfig(), { deferStores: true }));
+    const d = await listed(await compose(defaultConfig()));
     const search = ['search_text', 'docs_search', 'search_wiki', 'memory_search'];
     const read = ['read_text', 'docs_read', 'read_page', 'memory_read_fragment'];
     for (const [family, lead] of [
@@ -66,7 +66,7 @@ describe('cross-package routing in composed servers', () => {
   });
 
   it('names only the siblings actually served, under the names clients see', async () => {
-    const d = await listed(compose(configOf({ docs: true, wikis: true, prefix: 'kb_' })));
+    const d = await listed(await compose(configOf({ docs: true, wikis: true, prefix: 'kb_' })));
     expect(d.kb_docs_search).toContain(`${SEARCH_LEAD} kb_search_wiki (wiki pages).`);
     expect(d.kb_search_wiki).toContain(`${SEARCH_LEAD} kb_docs_search (documentation sections).`);
     expect(d.kb_read_page).toContain(
@@ -79,7 +79,9 @@ describe('cross-package routing in composed servers', () => {
 
   it('honours the tools allow-list: a sibling filtered out is not named', async () => {
     const d = await listed(
-      compose(configOf({ docs: true, workspaces: true, tools: ['docs_search', 'read_text'] })),
+      await compose(
+        configOf({ docs: true, workspaces: true, tools: ['docs_search', 'read_text'] }),
+      ),
     );
     expect(Object.keys(d).sort()).toEqual(['docs_search', 'read_text']);
     expect(d.docs_search).not.toContain(SEARCH_LEAD);
@@ -89,7 +91,7 @@ describe('cross-package routing in composed servers', () => {
   it.each([['docs'], ['workspaces'], ['wikis']])(
     'a single-package server (%s) gets no routing sentence',
     async (key) => {
-      const d = await listed(compose(configOf({ [key]: true })));
+      const d = await listed(await compose(configOf({ [key]: true })));
       expect(Object.keys(d).length).toBeGreaterThan(2);
       for (const text of Object.values(d)) {
         expect(text).not.toContain(SEARCH_LEAD);
@@ -99,7 +101,7 @@ describe('cross-package routing in composed servers', () => {
   );
 
   it.each(PRESET_NAMES)('preset %s is served exactly as its package defines it', async (p) => {
-    const composition = compose(presetConfig(p), { deferStores: true });
+    const composition = await compose(presetConfig(p));
     const own = new Map(composition.tools.map((t) => [t.name, t.description]));
     const d = await listed(composition);
     for (const [name, text] of Object.entries(d)) {

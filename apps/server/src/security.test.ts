@@ -22,7 +22,7 @@ import { createLogger, MAX_LOG_MESSAGE_CHARS } from './log.js';
 
 let base: string;
 let conn: ConnectedTools;
-let closeAll: () => void;
+let closeAll: () => Promise<void>;
 
 const SECRET = 'OUTSIDE_SECRET_BYTES';
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
   writeFileSync(join(base, 'outside', 'secret.md'), `# Secret\n\n${SECRET}\n`);
   writeFileSync(join(base, 'outside', 'hard-secret.md'), `# Hard\n\n${SECRET}\n`);
   for (const family of ['docs', 'ws', 'wiki', 'notes']) plant(join(base, family));
-  const composition = compose(
+  const composition = await compose(
     parseConfig(
       {
         docs: [{ id: 'docs', path: join(base, 'docs') }],
@@ -69,7 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await conn?.close();
-  closeAll?.();
+  await closeAll?.();
   rmSync(base, { recursive: true, force: true });
 });
 
@@ -186,7 +186,7 @@ describe('hostile paths, every path tool', () => {
       /^(path|doc_id|anchor|new_path|folder|scope|archivo|ruta|source|fuente|workspace|wiki|heading|cursor)$/;
     const unbounded: string[] = [];
     for (const config of configs) {
-      const composition = compose(config);
+      const composition = await compose(config);
       const c = await connectTools(composition.tools, composition.registerOptions);
       try {
         const { tools } = await c.client.listTools();
@@ -215,7 +215,7 @@ describe('hostile paths, every path tool', () => {
         for (const t of tools) visit(t.name, t.inputSchema as Record<string, unknown>, '');
       } finally {
         await c.close();
-        composition.close();
+        await composition.close();
       }
     }
     expect(unbounded).toEqual([]);
@@ -249,7 +249,7 @@ describe('hostile paths, every path tool', () => {
 
 describe('per-root hard-link opt-in', () => {
   it('reads a hard-linked file only from a root configured with allowHardLinks', async () => {
-    const composition = compose(
+    const composition = await compose(
       parseConfig(
         { workspaces: [{ id: 'ws', path: join(base, 'ws'), allowHardLinks: true }] },
         base,
@@ -265,7 +265,7 @@ describe('per-root hard-link opt-in', () => {
       expect(JSON.stringify(res.structuredContent)).toContain(SECRET);
     } finally {
       await c.close();
-      composition.close();
+      await composition.close();
     }
   });
 });

@@ -38,7 +38,7 @@ const OUTSIDE = 'OUTSIDE_SECRET shared words lorem ipsum';
 let base: string;
 let outsideDir: string;
 let conn: ConnectedTools;
-let close: () => void;
+let close: () => Promise<void>;
 
 function tree(dir: string, marker: string, onlyName: string): void {
   mkdirSync(join(dir, 'deeper'), { recursive: true });
@@ -78,7 +78,7 @@ beforeAll(async () => {
     symlinkSync(join(outsideDir, 'secret'), join(base, `swap-${family}`));
   }
   mkdirSync(join(base, 'db'));
-  const composition = compose(
+  const composition = await compose(
     parseConfig(
       {
         docs: [{ id: 'docs', path: join(base, 'docs') }],
@@ -98,7 +98,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await conn?.close();
-  close?.();
+  await close?.();
   rmSync(base, { recursive: true, force: true });
 });
 

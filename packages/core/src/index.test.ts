@@ -24,6 +24,7 @@ describe('public API', () => {
         "assertVersion",
         "camelCase",
         "collectPage",
+        "checkLimits",
         "createRoot",
         "createRootSync",
         "decodeUtf8",

@@ -187,4 +187,8 @@ export const CORE_MESSAGES_ES: MessageCatalogue = {
   ROOT_INVALID: () => 'la raíz configurada no es válida; indica una carpeta existente.',
   ROOT_MISSING: () => 'la carpeta raíz configurada no existe.',
   ROOT_NOT_DIRECTORY: () => 'la raíz configurada es un archivo, no una carpeta.',
+  LIMIT_UNKNOWN: () =>
+    'la configuración nombra un límite que no existe (va en details.param); revisa su nombre.',
+  LIMIT_INVALID: () =>
+    'un límite de la configuración (va en details.param) debe ser un número entero positivo, no mayor que su valor por defecto.',
 };

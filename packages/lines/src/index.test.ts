@@ -11,6 +11,7 @@ describe('public API', () => {
       'closeSearchWorkers',
       'harnessTools',
       'lineTools',
+      'linesPackage',
       'readLines',
       'resolveLimits',
     ]);

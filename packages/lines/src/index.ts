@@ -14,5 +14,10 @@ export {
 } from './lib/read-lines.js';
 export { closeSearchWorkers } from './lib/search-pool.js';
 export type { WorkspaceConfig } from './lib/workspaces.js';
-export { type LinesOptions, lineTools } from './line-tools.js';
+export {
+  type LinesOptions,
+  type LinesPackageOptions,
+  linesPackage,
+  lineTools,
+} from './package.js';
 export { harnessTools } from './presets/harness.js';

@@ -27,6 +27,7 @@ test('the public API is exactly this set of names', () => {
     'isMemoryError',
     'memoriaTools',
     'memoryListSourcesTool',
+    'memoryPackage',
     'memoryReadFragmentTool',
     'memoryReindexTool',
     'memorySearchTool',

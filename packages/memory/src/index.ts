@@ -18,7 +18,6 @@ export {
   type StoredProblem,
   type UpdateOptions,
 } from './backend/types.js';
-export { type MemoryToolsOptions, memoryTools } from './factory.js';
 export {
   API_NAMES,
   isMemoryError,
@@ -53,6 +52,14 @@ export {
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_OFFSET,
 } from './limits.js';
+export {
+  type MemoryLimits,
+  type MemoryPackageOptions,
+  type MemoryToolSet,
+  type MemoryToolsOptions,
+  memoryPackage,
+  memoryTools,
+} from './package.js';
 export { memoriaTools } from './presets/memoria.js';
 export { createMemory } from './store.js';
 export { MEMORY_LIST_SOURCES, memoryListSourcesTool } from './tools/list-sources.js';

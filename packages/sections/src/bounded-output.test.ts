@@ -1,6 +1,6 @@
 import { bySize } from '@lectern/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sectionTools } from './sections.js';
+import { sectionTools } from './package.js';
 import { session, tempTree } from './test-helpers/mcp.js';
 
 // Issue 13 item 3: no response passes the byte budget; what does not fit comes on a later page.

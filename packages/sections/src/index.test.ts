@@ -11,6 +11,7 @@ describe('public API', () => {
       'mdChunkTools',
       'sectionTools',
       'sectionToolsFor',
+      'sectionsPackage',
     ]);
   });
 

@@ -8,6 +8,13 @@ export {
   type SectionsOptions,
   type SkippedFile,
 } from './lib/docs-index.js';
+export {
+  type DocsRoot,
+  type SectionsLimits,
+  type SectionsPackageOptions,
+  sectionsPackage,
+  sectionTools,
+  sectionToolsFor,
+} from './package.js';
 export { atlasTools } from './presets/atlas.js';
 export { mdChunkTools } from './presets/md-chunk.js';
-export { sectionTools, sectionToolsFor } from './sections.js';

@@ -12,6 +12,7 @@ describe('public API', () => {
         "WRITE_BATCH_MAX_TEXT_CHARS",
         "displayText",
         "wikiPresetTools",
+        "wikiPackage",
         "wikiTools",
       ]
     `);

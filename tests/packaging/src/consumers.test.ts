@@ -4,6 +4,7 @@
 // packages come only from the local tarballs (pnpm overrides pin every @lectern name to them).
 import {
   copyFileSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -56,6 +57,7 @@ async function consumer(
   label: string,
   dependencies: Record<string, string>,
   builds: string[] = [],
+  installFlags: string[] = [],
 ): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), `lectern-consumer-${label}-`));
   folders.push(dir);
@@ -73,7 +75,14 @@ async function consumer(
     `pnpm install in ${label}`,
     await run(
       command!,
-      [...prefix, 'install', '--prefer-offline', '--ignore-workspace', '--reporter=append-only'],
+      [
+        ...prefix,
+        'install',
+        '--prefer-offline',
+        '--ignore-workspace',
+        '--reporter=append-only',
+        ...installFlags,
+      ],
       { cwd: dir, env: outsideEnv(), timeoutMs: STEP_MS },
     ),
   );
@@ -246,6 +255,49 @@ describe('a fresh install of the packed tarballs', () => {
         app,
         publishedPackages().map((p) => p.pkg.name),
       );
+    },
+    TEST_MS,
+  );
+
+  it(
+    'the CLI without optional dependencies: serves docs, and memory explains the missing module',
+    async () => {
+      const dir = await consumer(
+        'cli-no-optional',
+        { lectern: tarballOf('lectern') },
+        [],
+        ['--no-optional'],
+      );
+      expect(versionsOf(dir, 'better-sqlite3')).toEqual([]);
+      const bin = join(dir, 'node_modules', '.bin', 'lectern');
+      const docs = join(dir, 'docs');
+      const notes = join(dir, 'notes');
+      mkdirSync(docs);
+      mkdirSync(notes);
+      writeFileSync(join(docs, 'guide.md'), '# Guide\n\nHow to start.\n');
+      writeFileSync(join(notes, 'idea.md'), '# Idea\n\nA note.\n');
+
+      const names = await withClient(bin, ['serve', '--docs', docs], dir, async (client) => {
+        const { tools } = await client.listTools(undefined, { timeout: STEP_MS });
+        const outline = await client.callTool({ name: 'docs_outline', arguments: {} }, undefined, {
+          timeout: STEP_MS,
+        });
+        expect(outline.isError).toBeFalsy();
+        return tools.map((t) => t.name);
+      });
+      expect(names).toContain('docs_outline');
+
+      // Without the NODE_PATH pnpm's script runner sets here: it reaches the repository's
+      // hoisted packages, better-sqlite3 among them, which a user's install never sees.
+      const { NODE_PATH: _, ...env } = outsideEnv();
+      const memory = await run(bin, ['tools', '--notes', notes], {
+        cwd: dir,
+        env,
+        timeoutMs: STEP_MS,
+      });
+      expect(memory.code).not.toBe(0);
+      expect(memory.stderr).toContain('SQLITE_UNAVAILABLE');
+      expect(memory.stderr).toContain('better-sqlite3');
     },
     TEST_MS,
   );

@@ -8,6 +8,11 @@
  */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
+/** Default `HttpOptions.maxSessions` of `startHttp`. */
+export const DEFAULT_MAX_SESSIONS = 100;
+/** Default `HttpOptions.sessionIdleMs` of `startHttp`: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+
 /** Size in a short human form, e.g. `64 MiB`, `1.5 KiB`, `12 bytes`. */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`;

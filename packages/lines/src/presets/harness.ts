@@ -1,7 +1,7 @@
 import { type AnyToolDefinition, adaptTool, fieldLimits } from '@lectern/core';
 import { z } from 'zod';
 import { formatBytes } from '../lib/context.js';
-import { type LinesOptions, linesContext } from '../line-tools.js';
+import { type LinesOptions, linesContext } from '../package.js';
 import { listFilesTool } from '../tools/list-files.js';
 import { readArtifactTool } from '../tools/read-artifact.js';
 import { readTextTool } from '../tools/read-text.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lineTools } from '../line-tools.js';
+import { lineTools } from '../package.js';
 import { serve, type TempDir, tempDir } from '../test-helpers/fixtures.js';
 
 let t: TempDir;

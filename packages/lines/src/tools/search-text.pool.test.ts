@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeSearchWorkers } from '../index.js';
 import { POOL_AFTER_FILES, type PoolMode, setSearchPoolMode } from '../lib/ordered-scan.js';
 import { searchPool } from '../lib/search-pool.js';
-import { lineTools } from '../line-tools.js';
+import { lineTools } from '../package.js';
 import { type Loose, serve, type TempDir, tempDir } from '../test-helpers/fixtures.js';
 
 /*

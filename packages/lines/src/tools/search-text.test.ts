@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lineTools } from '../line-tools.js';
+import { lineTools } from '../package.js';
 import { type Called, serve, type TempDir, tempDir } from '../test-helpers/fixtures.js';
 
 let t: TempDir;

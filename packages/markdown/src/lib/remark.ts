@@ -1,17 +1,85 @@
+import { createRequire } from 'node:module';
 import type { Heading, Nodes, Root } from 'mdast';
 import { toString as mdastToString } from 'mdast-util-to-string';
-import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import type remarkFrontmatterType from 'remark-frontmatter';
+import type remarkGfmType from 'remark-gfm';
+import type remarkParseType from 'remark-parse';
+import type { unified as unifiedType } from 'unified';
 import type { BlockRange, OutlineScan, RawHeading } from './headings.js';
 import { computeLineStarts } from './lines.js';
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
+/** The remark modules the processor is built from. */
+interface RemarkModules {
+  unified: typeof unifiedType;
+  remarkParse: typeof remarkParseType;
+  remarkGfm: typeof remarkGfmType;
+  remarkFrontmatter: typeof remarkFrontmatterType;
+}
+
+type Processor = { parse(text: string): unknown };
+
+const build = (m: RemarkModules): Processor =>
+  m.unified().use(m.remarkParse).use(m.remarkGfm).use(m.remarkFrontmatter, ['yaml']);
+
+/**
+ * remark is about two hundred modules, and most documents never need it (it is the fallback of
+ * the block scanner). Where Node can `require()` ES modules (20.19+, 22.12+) it loads on first
+ * use, so importing this package, and starting a server on it, never pays for it. On older
+ * Node it starts loading with this module, in the background.
+ */
+const canRequireEsm = (process.features as { require_module?: boolean }).require_module === true;
+let processor: Processor | undefined;
+let loadError: unknown;
+
+const importRemark = async (): Promise<RemarkModules> => {
+  const [u, p, g, f] = await Promise.all([
+    import('unified'),
+    import('remark-parse'),
+    import('remark-gfm'),
+    import('remark-frontmatter'),
+  ]);
+  return {
+    unified: u.unified,
+    remarkParse: p.default,
+    remarkGfm: g.default,
+    remarkFrontmatter: f.default,
+  };
+};
+
+if (!canRequireEsm) {
+  importRemark().then(
+    (m) => {
+      processor ??= build(m);
+    },
+    (e: unknown) => {
+      loadError = e;
+    },
+  );
+}
+
+function remark(): Processor {
+  if (processor) return processor;
+  if (!canRequireEsm) {
+    throw new Error(
+      `remark is still loading${loadError ? ` (it failed: ${String(loadError)})` : ''}; on this Node version it loads in the background at start-up. Try again in a moment, or use Node 20.19 or later.`,
+    );
+  }
+  const require = createRequire(import.meta.url);
+  const def = <T>(m: { default: T }) => m.default;
+  processor = build({
+    unified: (require('unified') as { unified: typeof unifiedType }).unified,
+    remarkParse: def(require('remark-parse') as { default: typeof remarkParseType }),
+    remarkGfm: def(require('remark-gfm') as { default: typeof remarkGfmType }),
+    remarkFrontmatter: def(
+      require('remark-frontmatter') as { default: typeof remarkFrontmatterType },
+    ),
+  });
+  return processor;
+}
 
 /** Parses Markdown into mdast with remark (CommonMark + GFM + YAML front matter). */
 export function parseMdast(text: string): Root {
-  return processor.parse(text) as Root;
+  return remark().parse(text) as Root;
 }
 
 function toRaw(node: Heading): RawHeading {

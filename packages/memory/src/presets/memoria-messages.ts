@@ -88,6 +88,8 @@ const MEMORY_MESSAGES_ES: MessageCatalogue = {
   CANCELLED: () => 'la reindexación se canceló; el índice quedó como estaba.',
   STORE_CLOSED: () =>
     'la memoria está cerrada (el servidor se está deteniendo); vuelve a conectar.',
+  SQLITE_UNAVAILABLE: () =>
+    'el índice de la memoria necesita el módulo nativo better-sqlite3, que no está instalado o no se pudo cargar; instálalo junto a @lectern/memory (npm install better-sqlite3).',
   INVALID_OPTIONS: () =>
     'la configuración de la memoria no es válida; revisa las fuentes, sus ids y los límites.',
 };

@@ -5,10 +5,11 @@ import { localizedMessage } from '@lectern/core';
 import { type ConnectedTools, connectTools } from '@lectern/core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { memoryTools } from '../factory.js';
+import { memoryTools } from '../package.js';
 import { createMemory } from '../store.js';
 import { type TempDir, tempDir } from '../test-helpers/fs.js';
 import type { MemoryStore } from '../types.js';
+import { memoriaTools } from './memoria.js';
 import { MEMORIA_ERRORS, MEMORIA_NAMES } from './memoria-messages.js';
 
 /** Words that only an English message would have. */
@@ -92,7 +93,7 @@ describe('memoria tools answer errors in Spanish, with the native codes', () => 
     dir.write('borrar.md', '# Borrar\n\nse borra después de indexar\n');
     dir.write('binario.md', 'texto\u0000binario\n');
     store = createMemory({ sources: [{ id: 'notas', path: dir.path }] });
-    es = await connectTools(memoryTools(store, { locale: 'es' }));
+    es = await connectTools(memoriaTools(store));
     en = await connectTools(memoryTools(store));
   });
   afterEach(async () => {

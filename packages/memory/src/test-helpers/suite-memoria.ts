@@ -1,7 +1,7 @@
 import { type ConnectedTools, connectTools } from '@lectern/core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { memoryTools } from '../factory.js';
+import { memoryTools } from '../package.js';
 import { memoriaTools } from '../presets/memoria.js';
 import { createMemory } from '../store.js';
 import type { MemoryStore } from '../types.js';
@@ -75,13 +75,29 @@ export function memoriaTests(target: BackendUnderTest): void {
       expect(reindexar.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
     });
 
-    test('memoryTools with locale es is the same set', () => {
-      expect(memoryTools(store, { locale: 'es' }).map((t) => t.name)).toEqual([
-        'buscar_memoria',
-        'leer_fragmento',
-        'listar_fuentes',
-        'reindexar',
+    test('memoryTools with locale es keeps the native tools and answers errors in Spanish', async () => {
+      const tools = memoryTools(store, { locale: 'es' });
+      expect(tools.map((t) => t.name)).toEqual([
+        'memory_search',
+        'memory_read_fragment',
+        'memory_list_sources',
+        'memory_reindex',
       ]);
+      const es = await connectTools(tools);
+      try {
+        const r = (await es.client.callTool({
+          name: 'memory_search',
+          arguments: { query: 'cafe', source: 'otra' },
+        })) as CallToolResult;
+        const e = errorOf(r);
+        expect(e.code).toBe('UNKNOWN_SOURCE');
+        // Spanish words, the native parameter and tool names.
+        expect(e.error).toContain('no existe');
+        expect(e.error).toContain('`source`');
+        expect(e.error).toContain('memory_list_sources');
+      } finally {
+        await es.close();
+      }
     });
 
     test('buscar_memoria and leer_fragmento work end to end with native behaviour', async () => {

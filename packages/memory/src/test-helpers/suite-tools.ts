@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type ConnectedTools, connectTools } from '@lectern/core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { memoryTools } from '../factory.js';
+import { memoryTools } from '../package.js';
 import { createMemory } from '../store.js';
 import type { MemoryStore } from '../types.js';
 import { errorOf, type TempDir, tempDir } from './fs.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { bySize } from '@lectern/core/testing';
 import { buildDocument, extractLines, sectionExtract } from '@lectern/markdown';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sectionTools, sectionToolsFor } from '../sections.js';
+import { sectionTools, sectionToolsFor } from '../package.js';
 import { session, tempTree } from '../test-helpers/mcp.js';
 import { DocChangedError, DocsIndex } from './docs-index.js';
 import { buildSearchData, postingsOf, tokenize } from './search.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sectionTools } from '../sections.js';
+import { sectionTools } from '../package.js';
 import { docsFixture } from '../test-helpers/fixture.js';
 import { session } from '../test-helpers/mcp.js';
 

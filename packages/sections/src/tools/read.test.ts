@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sectionTools } from '../sections.js';
+import { sectionTools } from '../package.js';
 import { docsFixture, WIDE_TEXT } from '../test-helpers/fixture.js';
 import { session } from '../test-helpers/mcp.js';
 

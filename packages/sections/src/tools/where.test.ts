@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sectionTools } from '../sections.js';
+import { sectionTools } from '../package.js';
 import { docsFixture } from '../test-helpers/fixture.js';
 import { session } from '../test-helpers/mcp.js';
 

@@ -18,6 +18,7 @@ export interface PackageJson {
   bin?: Record<string, string>;
   exports?: Record<string, string | Record<string, string>>;
   dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
 }

@@ -11,7 +11,8 @@ import {
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { STATE_DIR_NAME, ToolError } from '@lectern/core';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqlite } from './native.js';
 import { HEADING_WEIGHT } from './sql.js';
 
 /** A better-sqlite3 connection. */
@@ -108,7 +109,8 @@ export function isCorruptionError(error: unknown): boolean {
 }
 
 function connect(path: string): Db {
-  const db = new Database(path, { timeout: 5000 });
+  const Sqlite = sqlite();
+  const db = new Sqlite(path, { timeout: 5000 });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -194,8 +196,9 @@ function isLecternDatabase(path: string): boolean {
   } finally {
     closeSync(fd);
   }
+  const Sqlite = sqlite();
   try {
-    const db = new Database(path, { readonly: true, fileMustExist: true });
+    const db = new Sqlite(path, { readonly: true, fileMustExist: true });
     try {
       const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
       return row !== undefined;
@@ -274,6 +277,8 @@ function openOnce(path: string, warnings: string[]): OpenedDatabase {
  * (permissions, a folder in the way) throws `DB_UNAVAILABLE`.
  */
 export function openDatabase(path: string): OpenedDatabase {
+  // A missing native module is its own error (SQLITE_UNAVAILABLE), not a database problem.
+  sqlite();
   const warnings: string[] = [];
   try {
     mkdirSync(dirname(path), { recursive: true });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { realisticDocument } from '@lectern/markdown/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParseEvent } from './lib/docs-index.js';
-import { sectionTools } from './sections.js';
+import { sectionTools } from './package.js';
 import { session, tempTree } from './test-helpers/mcp.js';
 
 describe('caching through the tools', () => {
