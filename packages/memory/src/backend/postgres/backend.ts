@@ -671,9 +671,14 @@ class PgWriter implements IndexWriter {
     this.cache.generation = generation;
   }
 
-  private q(text: string, values?: unknown[]) {
-    return this.c.query(text, values);
+  /** One statement at a time on the transaction's connection, in the order they are asked for. */
+  private q(text: string, values?: unknown[]): Promise<Pg.QueryResult> {
+    const run = this.chain.then(() => this.c.query(text, values));
+    this.chain = run.catch(() => {});
+    return run;
   }
+  private chain: Promise<unknown> = Promise.resolve();
+  private flushing: Promise<unknown> = Promise.resolve();
 
   private async nextId(): Promise<number> {
     while (this.ids.length === 0) {
@@ -695,8 +700,17 @@ class PgWriter implements IndexWriter {
     if (this.queuedChunks >= FLUSH_CHUNKS || this.queuedBytes >= FLUSH_BYTES) await this.flush();
   }
 
-  /** Sends every queued change, in order, one statement per run of changes of one kind. */
-  async flush(): Promise<void> {
+  /**
+   * Sends every queued change, in order, one statement per run of changes of one kind. Flushes
+   * asked for by concurrent callers run one after another, so changes keep their order.
+   */
+  flush(): Promise<void> {
+    const run = this.flushing.then(() => this.drain());
+    this.flushing = run.catch(() => {});
+    return run;
+  }
+
+  private async drain(): Promise<void> {
     while (this.ops.length > 0) {
       const ops = this.ops;
       this.ops = [];
@@ -973,25 +987,28 @@ class PgWriter implements IndexWriter {
     const meta = new Map<string, string>(
       (await this.q(this.sql.metaAll)).rows.map((r) => [r.key as string, r.value as string]),
     );
-    const set = (k: string, v: string) => this.q(this.sql.setMeta, [k, v]);
     await this.q(this.sql.upsertSources, [
       summary.sources.map((s) => s.id),
       summary.sources.map((s) => s.root),
       summary.sources.map(() => summary.indexedAt),
     ]);
-    await set('built_at', summary.indexedAt);
-    await set('language', summary.language);
     const stored = this.cleared ? undefined : meta.get('languages');
     const languages = new Set<Language>(stored ? (JSON.parse(stored) as Language[]) : []);
     for (const l of this.languages) languages.add(l);
-    await set('languages', JSON.stringify([...languages].sort()));
     const before = this.cleared ? '0' : meta.get('chunk_count');
     const chunks =
       before === undefined
         ? Number((await this.q(this.sql.countChunks)).rows[0]?.n ?? 0)
         : Number(before) + this.chunkDelta;
-    await set('chunk_count', String(chunks));
-    await this.q(this.sql.pruneSeen);
+    const entries: Array<[string, string]> = [
+      ['built_at', summary.indexedAt],
+      ['language', summary.language],
+      ['languages', JSON.stringify([...languages].sort())],
+      ['chunk_count', String(chunks)],
+    ];
+    await this.q(this.sql.setMetas, [entries.map((e) => e[0]), entries.map((e) => e[1])]);
+    // Other machines' stat rows nobody refreshed for a month: a full reindex tidies them up.
+    if (summary.full) await this.q(this.sql.pruneSeen);
     const files = (this.cleared ? 0 : this.cache.files.size) + this.fileDelta;
     return { files, chunks };
   }

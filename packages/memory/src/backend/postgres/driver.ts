@@ -42,9 +42,14 @@ let driver: typeof Pg | undefined;
  * PostgreSQL URL is configured. A missing driver is a clear `DB_DRIVER_MISSING` error.
  */
 export function loadDriver(): typeof Pg {
-  if (driver) return driver;
+  driver ??= loadDriverWith(createRequire(import.meta.url));
+  return driver;
+}
+
+/** @internal {@link loadDriver} with a given `require` (tests pass one that finds nothing). */
+export function loadDriverWith(load: (id: string) => unknown): typeof Pg {
   try {
-    driver = createRequire(import.meta.url)('pg') as typeof Pg;
+    return load('pg') as typeof Pg;
   } catch (cause) {
     if ((cause as { code?: string }).code !== 'MODULE_NOT_FOUND') throw cause;
     throw new ToolError(
@@ -53,7 +58,6 @@ export function loadDriver(): typeof Pg {
       { cause },
     );
   }
-  return driver;
 }
 
 /** The URL with its password replaced by `***` (and no password query parameter): safe to show. */

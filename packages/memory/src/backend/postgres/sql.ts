@@ -25,6 +25,8 @@ export function statements(n: Names) {
     getMeta: `SELECT value FROM ${s}.meta WHERE key = $1`,
     metaAll: `SELECT key, value FROM ${s}.meta`,
     setMeta: `INSERT INTO ${s}.meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    setMetas: `INSERT INTO ${s}.meta (key, value) SELECT * FROM unnest($1::text[], $2::text[])
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     isBuilt: `SELECT 1 FROM ${s}.meta WHERE key = 'built_at'`,
 
     sources: `SELECT id, root, indexed_at FROM ${s}.sources ORDER BY id`,
