@@ -176,7 +176,12 @@ export function compose(config: Config, options: ComposeOptions = {}): Compositi
   const memory = () => {
     const m = config.memory;
     if (!m) throw new ConfigError('config', ['memory: no memory sources are configured']);
-    const create = () => createMemory({ sources: m.sources, ...(m.db ? { dbPath: m.db } : {}) });
+    const create = () =>
+      createMemory({
+        sources: m.sources,
+        ...(m.db ? { dbPath: m.db } : {}),
+        ...(m.postgres ? { postgres: m.postgres } : {}),
+      });
     store ??= options.deferStores ? deferredStore(create) : create();
     return store;
   };
