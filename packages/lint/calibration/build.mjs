@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Rebuilds calibration/registry.jsonl from the transcribed registry pages in
-// calibration/raw/observations.jsonl, deterministically: same raw file, same output, byte for
-// byte. Run it with `node calibration/build.mjs` after adding observations.
+// Rebuilds calibration/registry.jsonl from the transcribed registry pages in calibration/raw/,
+// deterministically: same raw files, same output, byte for byte. Run it with
+// `node calibration/build.mjs` after a build of the package (it reads the tier thresholds from
+// dist/), or through `pnpm --filter @lectern/lint calibrate:fit`.
 //
-// Raw line (one registry tool page as the stored excerpt showed it):
-//   u     source address            c     corpus the excerpt came from (pages | docs)
+// Every raw/*.jsonl file is read, in file-name order. Raw line (one registry tool page as the
+// stored excerpt showed it):
+//   u     source address (a tool page: .../tools/<name>)
+//   c     corpus the excerpt came from (pages | docs)
 //   s     server (owner/name)        t     tool name           title  display title, if shown
 //   desc  the tool's description (the "Instructions" block, else the one shown)
 //   p     input table rows [name, required 0/1, description, default?]
@@ -14,20 +17,42 @@
 //   o     output schema shown: 1, 0, or null when the excerpt does not say
 //   sib   sibling tool names named on the page (rarely visible)
 //   sc    the published dimension scores visible on the page: B behaviour, C conciseness,
-//         M completeness, P parameters, Q purpose, U usage (absent = not visible)
+//         M completeness, P parameters, Q purpose, U usage (absent or null = not visible)
 //   tdqs, tier  the published overall score and tier, when visible
+//   note  what the transcriber noticed
 //
-// Output line: { id, source, seen, corpus, server, group, split, fold, tool, siblingToolNames,
-// published: { scores (visible dimensions only), tdqs?, tier? }, note }.
+// Every line is validated first; the build stops and lists every bad line (a missing key, a
+// score outside 1-5, a TDQS outside 1-5 or with more than one decimal, an address that is not a
+// tool page, a line that shows no score at all, or a tier that disagrees with its TDQS under the
+// package's own thresholds, `tierOf` in src/lib/arithmetic.ts). Nothing is fixed silently: fix
+// the raw line (and say why in its note) or remove it.
+//
+// An address seen twice (in one file or two) is kept once, the first in file-name order, and
+// the duplicates are listed. Repeats of one definition on different addresses are kept: they
+// measure the registry's own noise.
+//
+// Split: by group, about 30% test and 70% development, with 5 cross-validation folds on
+// development, both from a sha256 of the group name. A group joins servers that share an owner (the part of the
+// server name before the first "/": one publisher's connectors are written alike) and servers
+// that publish the same definition (name and description), so no server, no publisher and no
+// shared definition is on both sides. Groups holding an observation of raw/observations.jsonl
+// (the first corpus, read while the judge's rules were written) are always development, so the
+// test part holds only pages nobody tuned the judge on.
+//
+// Output line: { id, source, seen, corpus, raw, server, group, split, fold, tool,
+// siblingToolNames, published: { scores (visible dimensions only), tdqs?, tier? }, note }.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tierOf } from '../dist/lib/arithmetic.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SEEN = '2026-12-01';
 const TEST_SHARE = 0.3;
 const FOLDS = 5;
+/** Raw files the judge's rules were developed on: their groups stay in development. */
+const DEV_ONLY = new Set(['observations.jsonl']);
 
 const DIM = {
   Q: 'purpose_clarity',
@@ -37,8 +62,71 @@ const DIM = {
   C: 'conciseness_structure',
   M: 'contextual_completeness',
 };
+const KEYS = ['u', 'c', 's', 't', 'desc', 'p', 'a', 'o', 'sc'];
+const OPTIONAL = ['title', 'sib', 'tdqs', 'tier', 'note'];
+const BADGES = new Set(['RO', 'DE', 'ID', 'OW']);
 
 const sha = (s) => createHash('sha256').update(s).digest('hex');
+
+/** Problems of one raw line (empty when it is usable). */
+function problems(r) {
+  const out = [];
+  for (const k of KEYS) if (!(k in r)) out.push(`missing key "${k}"`);
+  for (const k of Object.keys(r)) {
+    if (!KEYS.includes(k) && !OPTIONAL.includes(k)) out.push(`unknown key "${k}"`);
+  }
+  if (typeof r.u !== 'string' || !/^https:\/\/glama\.ai\/mcp\/[^?#]+\/tools\/[^/?#]+$/.test(r.u))
+    out.push(`"u" is not a registry tool page address (${JSON.stringify(r.u)})`);
+  if (r.c !== 'pages' && r.c !== 'docs') out.push(`"c" must be pages or docs`);
+  for (const k of ['s', 't']) {
+    if (typeof r[k] !== 'string' || r[k].trim() === '') out.push(`"${k}" must be a name`);
+  }
+  if (typeof r.desc !== 'string') out.push('"desc" must be a string');
+  if ('title' in r && typeof r.title !== 'string') out.push('"title" must be a string');
+  if (!Array.isArray(r.p)) out.push('"p" must be a list of rows');
+  else {
+    for (const row of r.p) {
+      if (
+        !Array.isArray(row) ||
+        row.length < 2 ||
+        row.length > 4 ||
+        typeof row[0] !== 'string' ||
+        (row[1] !== 0 && row[1] !== 1) ||
+        (row.length > 2 && typeof row[2] !== 'string')
+      )
+        out.push(`bad input row ${JSON.stringify(row)}`);
+    }
+  }
+  if (r.a !== null && typeof r.a !== 'string') out.push('"a" must be null or a badge list');
+  else if (r.a) {
+    for (const b of r.a.split(',')) if (!BADGES.has(b)) out.push(`unknown badge "${b}"`);
+  }
+  if (r.o !== 0 && r.o !== 1 && r.o !== null) out.push('"o" must be 1, 0 or null');
+  if ('sib' in r && !(Array.isArray(r.sib) && r.sib.every((x) => typeof x === 'string')))
+    out.push('"sib" must be a list of names');
+  const sc = r.sc && typeof r.sc === 'object' && !Array.isArray(r.sc) ? r.sc : null;
+  if (!sc) out.push('"sc" must be an object');
+  else {
+    for (const [k, v] of Object.entries(sc)) {
+      if (!(k in DIM)) out.push(`unknown dimension "${k}"`);
+      if (v !== null && (!Number.isInteger(v) || v < 1 || v > 5))
+        out.push(`score ${k}=${v} is not an integer 1-5`);
+    }
+  }
+  if ('tdqs' in r) {
+    const t = r.tdqs;
+    if (typeof t !== 'number' || t < 1 || t > 5 || Math.abs(t * 10 - Math.round(t * 10)) > 1e-9)
+      out.push(`tdqs ${t} is not a one-decimal score 1-5`);
+  }
+  if ('tier' in r && !['A', 'B', 'C', 'D', 'F'].includes(r.tier))
+    out.push(`tier ${JSON.stringify(r.tier)} is not A-F`);
+  if ('tier' in r && !('tdqs' in r)) out.push('a tier without its TDQS');
+  if (typeof r.tdqs === 'number' && typeof r.tier === 'string' && tierOf(r.tdqs) !== r.tier)
+    out.push(`tier ${r.tier} disagrees with TDQS ${r.tdqs} (the rubric gives ${tierOf(r.tdqs)})`);
+  if (sc && Object.values(sc).every((v) => v === null) && !('tdqs' in r))
+    out.push('no score is visible');
+  return out;
+}
 
 function annotations(a) {
   if (a === null || a === undefined) return null;
@@ -81,7 +169,10 @@ function tool(raw) {
   return t;
 }
 
-/** Groups: one per server, merged when two servers publish the same definition. */
+/** A server's owner: the part before the first "/" (a leading "@" dropped). */
+const ownerOf = (server) => server.replace(/^@/, '').split('/')[0];
+
+/** Groups: servers joined by a shared owner or a shared definition (union-find). */
 function groups(rows) {
   const parent = new Map();
   const find = (x) => {
@@ -101,28 +192,82 @@ function groups(rows) {
     }
   };
   const byDefinition = new Map();
+  const byOwner = new Map();
   for (const r of rows) {
     if (!parent.has(r.s)) parent.set(r.s, r.s);
     const key = sha(`${r.t}\n${r.desc}`);
     const other = byDefinition.get(key);
     if (other) union(other, r.s);
     else byDefinition.set(key, r.s);
+    const owner = ownerOf(r.s);
+    const same = byOwner.get(owner);
+    if (same) union(same, r.s);
+    else byOwner.set(owner, r.s);
   }
   return (server) => find(server);
 }
 
-const raw = readFileSync(join(here, 'raw', 'observations.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l, i) => {
-    try {
-      return JSON.parse(l);
-    } catch (e) {
-      throw new Error(`raw/observations.jsonl line ${i + 1}: ${e.message}`);
-    }
-  });
+const rawDir = join(here, 'raw');
+const files = readdirSync(rawDir)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort();
+const bad = [];
+const duplicates = [];
+const seenAddress = new Map();
+const raw = [];
+for (const file of files) {
+  readFileSync(join(rawDir, file), 'utf8')
+    .split('\n')
+    .forEach((l, i) => {
+      if (l.trim() === '') return;
+      const where = `raw/${file}:${i + 1}`;
+      let r;
+      try {
+        r = JSON.parse(l);
+      } catch (e) {
+        bad.push(`${where}: not JSON (${e.message})`);
+        return;
+      }
+      const p = problems(r);
+      if (p.length) {
+        bad.push(`${where}: ${p.join('; ')}`);
+        return;
+      }
+      const first = seenAddress.get(r.u);
+      if (first) {
+        duplicates.push(`${where} repeats the address of ${first}; kept the first`);
+        return;
+      }
+      seenAddress.set(r.u, where);
+      raw.push({ ...r, file });
+    });
+}
+if (bad.length) {
+  console.error(`build.mjs: ${bad.length} raw line(s) are not usable; fix or remove them:`);
+  for (const b of bad) console.error(`  ${b}`);
+  process.exit(1);
+}
+for (const d of duplicates) console.log(`  duplicate address: ${d}`);
 
 const groupOf = groups(raw);
+const devOnly = new Set(raw.filter((r) => DEV_ONLY.has(r.file)).map((r) => groupOf(r.s)));
+// The groups free to go either way, in sha256 order, join the test part until it holds 30% of
+// all observations.
+const groupSize = new Map();
+for (const r of raw) groupSize.set(groupOf(r.s), (groupSize.get(groupOf(r.s)) ?? 0) + 1);
+const testGroups = new Set();
+{
+  let held = 0;
+  const order = [...groupSize.keys()]
+    .filter((g) => !devOnly.has(g))
+    .map((g) => [sha(`split:${g}`), g])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [, g] of order) {
+    if (held >= TEST_SHARE * raw.length) break;
+    testGroups.add(g);
+    held += groupSize.get(g);
+  }
+}
 const out = [];
 const ids = new Map();
 for (const r of raw) {
@@ -132,8 +277,7 @@ for (const r of raw) {
     if (Number.isInteger(v)) scores[d] = v;
   }
   const group = groupOf(r.s);
-  const h = Number.parseInt(sha(`split:${group}`).slice(0, 8), 16) / 0xffffffff;
-  const split = h < TEST_SHARE ? 'test' : 'dev';
+  const split = testGroups.has(group) ? 'test' : 'dev';
   const fold = Number.parseInt(sha(`fold:${group}`).slice(0, 8), 16) % FOLDS;
   const base = sha(`${r.u}\n${r.desc}\n${JSON.stringify(r.sc)}`).slice(0, 10);
   const n = (ids.get(base) ?? 0) + 1;
@@ -152,6 +296,7 @@ for (const r of raw) {
     source: r.u,
     seen: SEEN,
     corpus: r.c,
+    raw: r.file,
     server: r.s,
     group,
     split,
@@ -164,8 +309,18 @@ for (const r of raw) {
 }
 
 writeFileSync(join(here, 'registry.jsonl'), `${out.map((o) => JSON.stringify(o)).join('\n')}\n`);
-const servers = new Set(out.map((o) => o.server));
-const test = out.filter((o) => o.split === 'test');
-console.log(
-  `registry.jsonl: ${out.length} observations, ${servers.size} servers, ${new Set(out.map((o) => o.group)).size} groups; test ${test.length} (${new Set(test.map((o) => o.server)).size} servers), dev ${out.length - test.length}`,
-);
+const count = (rows) => {
+  const tiers = {};
+  for (const o of rows)
+    if (o.published.tier) tiers[o.published.tier] = (tiers[o.published.tier] ?? 0) + 1;
+  return `${rows.length} observations, ${new Set(rows.map((o) => o.server)).size} servers, ${new Set(rows.map((o) => o.group)).size} groups, ${rows.filter((o) => o.published.tdqs !== undefined).length} with a TDQS (tiers ${Object.entries(
+    tiers,
+  )
+    .sort()
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ')})`;
+};
+console.log(`registry.jsonl from ${files.join(', ')}`);
+console.log(`  all:  ${count(out)}`);
+console.log(`  dev:  ${count(out.filter((o) => o.split === 'dev'))}`);
+console.log(`  test: ${count(out.filter((o) => o.split === 'test'))}`);

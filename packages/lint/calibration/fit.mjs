@@ -1,25 +1,33 @@
 #!/usr/bin/env node
-// Fits the offline judge's per-dimension models on the development part of the calibration
-// corpus and writes calibration/weights.json. Deterministic: the same corpus and the same
-// judge code give the same file, byte for byte. Run it through
-// `pnpm --filter @lectern/lint calibrate:fit` (which builds first), or `node calibration/fit.mjs`
-// after a build. It never reads the test part.
+// Fits the offline judge's models on the development part of the calibration corpus and writes
+// calibration/weights.json. Deterministic: the same corpus and the same judge code give the same
+// file, byte for byte. Run it through `pnpm --filter @lectern/lint calibrate:fit` (which builds
+// and rebuilds the corpus first), or `node calibration/fit.mjs` after a build. It never reads
+// the test part.
 //
 // Fitting set: every `split: "dev"` line of registry.jsonl, plus the five seed pages and the
-// three rubric examples (fully scored, from servers outside the test part).
-// - Behaviour, parameters, conciseness and completeness: ordinal linear models. Ridge
-//   regression of the published score on standardized features (the rule scores among them),
-//   then four thresholds chosen by coordinate descent to minimize the absolute error. The ridge
-//   strength is chosen by 5-fold cross-validation by server group.
-// - Purpose and usage (rarely shown on the pages): a monotone map of the rule score, chosen to
-//   minimize the TDQS error on the examples with a published overall score (and the error on
-//   the few that show the dimension), with a small pull toward the identity.
+// three rubric examples (the only examples with all six dimensions shown; each weighs
+// EXTRA_WEIGHT). Repeats of one definition weigh one in total.
+//
+// - Behaviour, parameters, conciseness and completeness (the dimensions the pages show): an
+//   ordinal linear model each. Ridge regression of the published score on standardized
+//   features, then four thresholds chosen to minimize the absolute error. The feature set (the
+//   six rule scores, or every feature) and the ridge strength are chosen by 5-fold
+//   cross-validation by server group on the development part, against the rule score alone;
+//   among candidates within TIE of the best MAE the simplest wins (rules alone, then the rule
+//   scores, then all features; stronger ridge first).
+// - Purpose and usage (almost never shown): the `hidden` model. For each example with a
+//   published TDQS, what the TDQS leaves once the other four dimensions are predicted
+//   (out-of-fold) is their weighted mean; a ridge regression on the features predicts it, and
+//   `splitHidden` turns the prediction into two integer scores near the rule scores. Its
+//   feature set and ridge strength are chosen by the cross-validated TDQS MAE (nested: the
+//   four dimension models inside each fold never see the held-out fold).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { computeTdqs } from '../dist/lib/arithmetic.js';
+import { computeTdqs, tierOf } from '../dist/lib/arithmetic.js';
 import { parseCalibrationJsonl } from '../dist/lib/calibrate.js';
-import { cutScore, FEATURE_NAMES } from '../dist/lib/model.js';
+import { cutScore, FEATURE_NAMES, splitHidden } from '../dist/lib/model.js';
 import { toolFeatures } from '../dist/lib/offline-judge.js';
 import { computeSignals } from '../dist/lib/signals.js';
 
@@ -38,15 +46,35 @@ const LINEAR = [
   'conciseness_structure',
   'contextual_completeness',
 ];
-const LAMBDAS = [1, 3, 10, 30, 100, 300];
+const LAMBDAS = [1000, 300, 100, 30, 10, 3, 1];
 const FOLDS = 5;
+/** Weight of each seed page and rubric example (fully scored) against one registry definition. */
+const EXTRA_WEIGHT = 5;
+/** TDQS cost of moving purpose or usage one step from its rule score (see splitHidden). */
+const PRIOR = 0.01;
+/** Candidates within this CV MAE of the best count as equal; the simplest is kept. */
+const TIE = 0.005;
+
+const p = FEATURE_NAMES.length;
+const SETS = {
+  rules: [0, 1, 2, 3, 4, 5],
+  all: Array.from({ length: p }, (_, j) => j),
+};
+const HIDDEN_SHARE =
+  0.25 + 0.2; /* purpose 25% + usage 20% of the TDQS (DIMENSION_WEIGHTS in types.ts) */
+const REST = {
+  behavioral_transparency: 0.2,
+  parameter_semantics: 0.15,
+  conciseness_structure: 0.1,
+  contextual_completeness: 0.1,
+};
 
 const load = (f) => parseCalibrationJsonl(readFileSync(join(here, f), 'utf8'));
 const registry = load('registry.jsonl');
 const extra = [...load('seeds.jsonl'), ...load('rubric-examples.jsonl')];
 const dev = [
   ...registry.filter((e) => e.split === 'dev'),
-  ...extra.map((e, i) => ({ ...e, fold: i % FOLDS })),
+  ...extra.map((e, i) => ({ ...e, fold: i % FOLDS, extra: true })),
 ];
 
 const rows = dev.map((ex) => {
@@ -55,11 +83,12 @@ const rows = dev.map((ex) => {
     signals: computeSignals(ex.tool),
     siblingToolNames: ex.siblingToolNames.filter((n) => n !== ex.tool.name),
   });
-  return { ex, x, rules, fold: ex.fold ?? 0 };
+  // oof: out-of-fold predictions; inner[f]: predictions of models that saw neither fold f nor
+  // the row's own fold (filled in below).
+  const inner = Array.from({ length: FOLDS }, () => ({}));
+  return { ex, x, rules, fold: ex.fold ?? 0, oof: {}, inner };
 });
 
-// Repeats of one definition (the registry re-scores tools, and some publishers ship the same
-// tool on many servers) count once in total: each observation weighs 1 / its group size.
 const defKey = (ex) =>
   JSON.stringify([
     ex.tool.name,
@@ -69,9 +98,8 @@ const defKey = (ex) =>
   ]);
 const groupSize = new Map();
 for (const r of rows) groupSize.set(defKey(r.ex), (groupSize.get(defKey(r.ex)) ?? 0) + 1);
-for (const r of rows) r.w = 1 / groupSize.get(defKey(r.ex));
+for (const r of rows) r.w = (r.ex.extra ? EXTRA_WEIGHT : 1) / groupSize.get(defKey(r.ex));
 
-const p = FEATURE_NAMES.length;
 const mean = Array.from(
   { length: p },
   (_, j) => rows.reduce((a, r) => a + r.x[j], 0) / rows.length,
@@ -102,28 +130,32 @@ function solve(A, y) {
   return M.map((row, i) => row[n] / (row[i] || 1e-12));
 }
 
-function ridge(train, d, lambda) {
-  const ys = train.map((r) => r.ex.published.scores[d]);
+/** Weighted ridge regression of `ys` on the standardized features `cols` (others weigh 0). */
+function ridge(train, ys, cols, lambda) {
   const W = train.reduce((a, r) => a + r.w, 0);
   const ym = train.reduce((a, r, i) => a + r.w * ys[i], 0) / W;
-  const A = Array.from({ length: p }, () => new Array(p).fill(0));
-  const v = new Array(p).fill(0);
+  const q = cols.length;
+  const A = Array.from({ length: q }, () => new Array(q).fill(0));
+  const v = new Array(q).fill(0);
   // Features are standardized on the whole fitting set; centre them on this training subset.
-  const zm = Array.from({ length: p }, (_, j) => train.reduce((a, r) => a + r.w * r.z[j], 0) / W);
+  const zm = cols.map((j) => train.reduce((a, r) => a + r.w * r.z[j], 0) / W);
   train.forEach((r, i) => {
-    const zc = r.z.map((z, j) => z - zm[j]);
-    for (let j = 0; j < p; j++) {
-      v[j] += r.w * zc[j] * (ys[i] - ym);
-      for (let k = j; k < p; k++) A[j][k] += r.w * zc[j] * zc[k];
+    const zc = cols.map((j, a) => r.z[j] - zm[a]);
+    for (let a = 0; a < q; a++) {
+      v[a] += r.w * zc[a] * (ys[i] - ym);
+      for (let b = a; b < q; b++) A[a][b] += r.w * zc[a] * zc[b];
     }
   });
-  for (let j = 0; j < p; j++) {
-    for (let k = 0; k < j; k++) A[j][k] = A[k][j];
-    A[j][j] += lambda;
+  for (let a = 0; a < q; a++) {
+    for (let b = 0; b < a; b++) A[a][b] = A[b][a];
+    A[a][a] += lambda;
   }
-  const w = solve(A, v);
-  const bias = ym - w.reduce((a, wj, j) => a + wj * zm[j], 0);
-  return { w, bias };
+  const ws = solve(A, v);
+  const w = new Array(p).fill(0);
+  cols.forEach((j, a) => {
+    w[j] = ws[a];
+  });
+  return { w, bias: ym - ws.reduce((a, wj, k) => a + wj * zm[k], 0) };
 }
 
 const lin = (m, z) => m.bias + m.w.reduce((a, wj, j) => a + wj * z[j], 0);
@@ -168,14 +200,17 @@ function fitCuts(ts, ys, ws) {
   return cuts.map((c) => round(c, 4));
 }
 
-function fitLinear(train, d, lambda) {
-  const m = ridge(train, d, lambda);
+/** A fitted dimension model as a predictor; config.set null = the rule score alone. */
+function fitDimension(train, d, config) {
+  if (config.set === null) return { predict: (r) => r.rules[d] };
+  const ys = train.map((r) => r.ex.published.scores[d]);
+  const m = ridge(train, ys, SETS[config.set], config.lambda);
   const cuts = fitCuts(
     train.map((r) => lin(m, r.z)),
-    train.map((r) => r.ex.published.scores[d]),
+    ys,
     train.map((r) => r.w),
   );
-  return { ...m, cuts };
+  return { ...m, cuts, predict: (r) => cutScore(lin(m, r.z), cuts) };
 }
 
 const stats = (pairs) => {
@@ -189,154 +224,148 @@ const stats = (pairs) => {
   };
 };
 
+/** Candidates from simplest to most complex. */
+const candidates = [
+  { set: null },
+  ...['rules', 'all'].flatMap((set) => LAMBDAS.map((lambda) => ({ set, lambda }))),
+];
+const label = (c) => (c.set === null ? 'rules alone' : `${c.set} features, λ=${c.lambda}`);
+const pick = (scored) => {
+  const best = Math.min(...scored.map((s) => s.mae));
+  return scored.find((s) => s.mae <= best + TIE);
+};
+
 const models = {};
-const cv = {};
+const cv = { folds: FOLDS, dimensions: {} };
+const chosen = {};
 for (const d of LINEAR) {
   const labelled = rows.filter((r) => r.ex.published.scores[d] !== undefined);
-  let best = null;
-  for (const lambda of LAMBDAS) {
+  const scored = candidates.map((c) => {
     const pairs = [];
     for (let f = 0; f < FOLDS; f++) {
-      const train = labelled.filter((r) => r.fold !== f);
-      const held = labelled.filter((r) => r.fold === f);
-      if (!held.length || train.length < 10) continue;
-      const m = fitLinear(train, d, lambda);
-      for (const r of held) pairs.push([cutScore(lin(m, r.z), m.cuts), r.ex.published.scores[d]]);
+      const m = fitDimension(
+        labelled.filter((r) => r.fold !== f),
+        d,
+        c,
+      );
+      for (const r of labelled.filter((r) => r.fold === f))
+        pairs.push([m.predict(r), r.ex.published.scores[d]]);
     }
-    const s = stats(pairs);
-    if (!best || s.mae < best.s.mae - 1e-9) best = { lambda, s };
-  }
-  // Out-of-fold predictions for every row (labelled or not), for the TDQS cross-validation.
+    return { ...c, ...stats(pairs) };
+  });
+  const best = pick(scored);
+  chosen[d] = best;
+  // Out-of-fold predictions for every row, and inner ones (neither the row's fold nor the
+  // outer held-out fold seen) for the nested cross-validation of the hidden model.
   for (let f = 0; f < FOLDS; f++) {
-    const mf = fitLinear(
+    const m = fitDimension(
       labelled.filter((r) => r.fold !== f),
       d,
-      best.lambda,
+      best,
     );
-    for (const r of rows.filter((r) => r.fold === f)) {
-      r.predCV = { ...(r.predCV ?? {}), [d]: cutScore(lin(mf, r.z), mf.cuts) };
+    for (const r of rows.filter((r) => r.fold === f)) r.oof[d] = m.predict(r);
+    for (let g = 0; g < FOLDS; g++) {
+      if (g === f) continue;
+      const mi = fitDimension(
+        labelled.filter((r) => r.fold !== f && r.fold !== g),
+        d,
+        best,
+      );
+      for (const r of rows.filter((r) => r.fold === g)) r.inner[f][d] = mi.predict(r);
     }
   }
-  const m = fitLinear(labelled, d, best.lambda);
-  models[d] = {
-    kind: 'linear',
-    weights: m.w.map((v) => round(v)),
-    bias: round(m.bias),
-    cuts: m.cuts,
-    lambda: best.lambda,
-    n: labelled.length,
-  };
-  const rulePairs = labelled.map((r) => [r.rules[d], r.ex.published.scores[d]]);
-  cv[d] = { crossValidated: best.s, rulesAlone: stats(rulePairs) };
-}
-
-// Purpose and usage: monotone maps of the rule score.
-const maps = [];
-(function gen(prefix) {
-  if (prefix.length === 5) {
-    maps.push(prefix);
-    return;
-  }
-  for (let v = prefix.length ? prefix[prefix.length - 1] : 1; v <= 5; v++) gen([...prefix, v]);
-})([]);
-
-function predictLinear(r, d) {
-  const m = models[d];
-  return cutScore(m.bias + m.weights.reduce((a, wj, j) => a + wj * r.z[j], 0), m.cuts);
-}
-for (const r of rows)
-  for (const d of LINEAR) r.pred = { ...(r.pred ?? {}), [d]: predictLinear(r, d) };
-
-function fitMaps(train) {
-  const tdqsRows = train.filter((r) => r.ex.published.tdqs !== undefined);
-  let best = null;
-  for (const mq of maps) {
-    for (const mu of maps) {
-      let loss = 0;
-      for (const r of tdqsRows) {
-        const s = {
-          ...r.pred,
-          purpose_clarity: mq[r.rules.purpose_clarity - 1],
-          usage_guidelines: mu[r.rules.usage_guidelines - 1],
+  const full = fitDimension(labelled, d, best);
+  models[d] =
+    best.set === null
+      ? { kind: 'map', map: [1, 2, 3, 4, 5], n: labelled.length }
+      : {
+          kind: 'linear',
+          weights: full.w.map((v) => round(v)),
+          bias: round(full.bias),
+          cuts: full.cuts,
+          lambda: best.lambda,
+          n: labelled.length,
         };
-        loss += r.w * Math.abs(computeTdqs(s) - r.ex.published.tdqs);
-      }
-      for (const r of train) {
-        const q = r.ex.published.scores.purpose_clarity;
-        const u = r.ex.published.scores.usage_guidelines;
-        if (q !== undefined) loss += 0.1 * r.w * Math.abs(mq[r.rules.purpose_clarity - 1] - q);
-        if (u !== undefined) loss += 0.1 * r.w * Math.abs(mu[r.rules.usage_guidelines - 1] - u);
-      }
-      for (let i = 0; i < 5; i++)
-        loss += 0.1 * (Math.abs(mq[i] - (i + 1)) + Math.abs(mu[i] - (i + 1)));
-      if (!best || loss < best.loss - 1e-9) best = { mq, mu, loss };
+  const rulesAlone = scored[0];
+  cv.dimensions[d] = {
+    chosen: label(best),
+    crossValidated: { n: best.n, exact: best.exact, within1: best.within1, mae: best.mae },
+    rulesAlone: {
+      n: rulesAlone.n,
+      exact: rulesAlone.exact,
+      within1: rulesAlone.within1,
+      mae: rulesAlone.mae,
+    },
+    candidates: Object.fromEntries(scored.map((s) => [label(s), s.mae])),
+  };
+}
+
+const rest = (s) => Object.entries(REST).reduce((a, [d, w]) => a + w * s[d], 0);
+const full = (r, dims) => ({ ...r.rules, ...dims });
+const tdqsRows = rows.filter((r) => r.ex.published.tdqs !== undefined);
+
+function fitHidden(train, dimsOf, config) {
+  const ys = train.map((r) => (r.ex.published.tdqs - rest(full(r, dimsOf(r)))) / HIDDEN_SHARE);
+  return ridge(train, ys, SETS[config.set], config.lambda);
+}
+const hiddenScores = (m, r) =>
+  splitHidden(lin(m, r.z), r.rules.purpose_clarity, r.rules.usage_guidelines, PRIOR);
+
+function tdqsStats(list) {
+  const n = list.length;
+  return {
+    n,
+    mae: round(list.reduce((a, [t, pub]) => a + Math.abs(t - pub), 0) / (n || 1), 3),
+    tierAgreement: round(list.filter(([t, pub]) => tierOf(t) === tierOf(pub)).length / (n || 1), 3),
+  };
+}
+
+const hiddenCandidates = ['rules', 'all'].flatMap((set) =>
+  LAMBDAS.map((lambda) => ({ set, lambda })),
+);
+const hiddenScored = hiddenCandidates.map((c) => {
+  const list = [];
+  for (let f = 0; f < FOLDS; f++) {
+    const m = fitHidden(
+      tdqsRows.filter((r) => r.fold !== f),
+      (r) => r.inner[f],
+      c,
+    );
+    for (const r of tdqsRows.filter((r) => r.fold === f)) {
+      list.push([computeTdqs({ ...full(r, r.oof), ...hiddenScores(m, r) }), r.ex.published.tdqs]);
     }
   }
-  return best;
-}
-const tdqsRows0 = () => rows.filter((r) => r.ex.published.tdqs !== undefined);
-const tdqsOf = (r, mq, mu) =>
-  computeTdqs({
-    ...r.pred,
-    purpose_clarity: mq[r.rules.purpose_clarity - 1],
-    usage_guidelines: mu[r.rules.usage_guidelines - 1],
-  });
+  return { ...c, ...tdqsStats(list) };
+});
+const hiddenBest = pick(hiddenScored);
+const hiddenModel = fitHidden(tdqsRows, (r) => r.oof, hiddenBest);
+// Cross-validated figures of the whole judge on the development part, and of the alternatives.
+const cvTdqs = {
+  judge: { n: hiddenBest.n, mae: hiddenBest.mae, tierAgreement: hiddenBest.tierAgreement },
+  withoutHidden: tdqsStats(tdqsRows.map((r) => [computeTdqs(full(r, r.oof)), r.ex.published.tdqs])),
+  rulesAlone: tdqsStats(tdqsRows.map((r) => [computeTdqs(r.rules), r.ex.published.tdqs])),
+};
 {
-  const held = [];
-  for (let f = 0; f < FOLDS; f++) {
-    const m = fitMaps(rows.filter((r) => r.fold !== f));
-    for (const r of rows.filter((r) => r.fold === f && r.ex.published.tdqs !== undefined)) {
-      held.push(Math.abs(tdqsOf(r, m.mq, m.mu) - r.ex.published.tdqs));
-    }
+  let shown = 0;
+  let within = 0;
+  for (const d of LINEAR) {
+    shown += cv.dimensions[d].crossValidated.n;
+    within += Math.round(
+      cv.dimensions[d].crossValidated.within1 * cv.dimensions[d].crossValidated.n,
+    );
   }
-  const identity = [1, 2, 3, 4, 5];
-  const tdqsRows = rows.filter((r) => r.ex.published.tdqs !== undefined);
-  const idMae =
-    tdqsRows.reduce(
-      (a, r) => a + Math.abs(tdqsOf(r, identity, identity) - r.ex.published.tdqs),
-      0,
-    ) / (tdqsRows.length || 1);
-  const mapMae = held.reduce((a, b) => a + b, 0) / (held.length || 1);
-  // Keep the maps only when they beat the rule scores under cross-validation.
-  const all = mapMae < idMae - 1e-9 ? fitMaps(rows) : { mq: identity, mu: identity };
-  const n = tdqsRows.length;
-  models.purpose_clarity = { kind: 'map', map: all.mq, n };
-  models.usage_guidelines = { kind: 'map', map: all.mu, n };
-  cv.maps = {
-    crossValidatedMae: round(mapMae, 3),
-    identityMae: round(idMae, 3),
-    kept: mapMae < idMae - 1e-9,
-  };
-  const rulesTdqs = rows
-    .filter((r) => r.ex.published.tdqs !== undefined)
-    .map((r) => Math.abs(computeTdqs(r.rules) - r.ex.published.tdqs));
-  // Cross-validated TDQS: out-of-fold linear dimensions, and the purpose/usage maps refit
-  // without the held-out fold when they are kept.
-  let cvSum = 0;
-  for (let f = 0; f < FOLDS; f++) {
-    const m = cv.maps.kept
-      ? fitMaps(rows.filter((r) => r.fold !== f))
-      : { mq: [1, 2, 3, 4, 5], mu: [1, 2, 3, 4, 5] };
-    for (const r of tdqsRows0().filter((r) => r.fold === f)) {
-      const s = {
-        ...r.predCV,
-        purpose_clarity: m.mq[r.rules.purpose_clarity - 1],
-        usage_guidelines: m.mu[r.rules.usage_guidelines - 1],
-      };
-      cvSum += Math.abs(computeTdqs(s) - r.ex.published.tdqs);
-    }
-  }
-  cv.tdqs = {
-    n: tdqsRows0().length,
-    crossValidatedMae: round(cvSum / (tdqsRows0().length || 1), 3),
-    rulesAloneMae: round(rulesTdqs.reduce((a, b) => a + b, 0) / (rulesTdqs.length || 1), 3),
-  };
+  cv.withinOne = round(within / shown, 3);
 }
+cv.hidden = {
+  chosen: label(hiddenBest),
+  candidates: Object.fromEntries(hiddenScored.map((s) => [label(s), s.mae])),
+};
+cv.tdqs = cvTdqs;
 
 const weights = {
-  version: 1,
+  version: 2,
   fitted: {
-    corpus: 'registry.jsonl (split dev) + seeds.jsonl + rubric-examples.jsonl',
+    corpus: `registry.jsonl (split dev) + seeds.jsonl + rubric-examples.jsonl (each weighing ${EXTRA_WEIGHT})`,
     split: 'dev',
     examples: rows.length,
     date:
@@ -348,20 +377,29 @@ const weights = {
   features: [...FEATURE_NAMES],
   mean: mean.map((v) => round(v)),
   sd: sd.map((v) => round(v)),
-  dimensions: Object.fromEntries(DIMS.map((d) => [d, models[d]])),
+  dimensions: Object.fromEntries(DIMS.filter((d) => models[d]).map((d) => [d, models[d]])),
+  hidden: {
+    kind: 'hidden',
+    dimensions: ['purpose_clarity', 'usage_guidelines'],
+    weights: hiddenModel.w.map((v) => round(v)),
+    bias: round(hiddenModel.bias),
+    lambda: hiddenBest.lambda,
+    prior: PRIOR,
+    n: tdqsRows.length,
+  },
   crossValidation: cv,
 };
 writeFileSync(join(here, 'weights.json'), `${JSON.stringify(weights, null, 2)}\n`);
-console.log(`weights.json: fitted on ${rows.length} development examples`);
+console.log(
+  `weights.json: fitted on ${rows.length} development examples (${tdqsRows.length} with a TDQS); ${FOLDS}-fold CV by server group`,
+);
 for (const d of LINEAR) {
-  const c = cv[d];
+  const c = cv.dimensions[d];
   console.log(
-    `  ${d.padEnd(26)} λ=${String(models[d].lambda).padEnd(4)} n=${String(c.crossValidated.n).padStart(3)}  5-fold CV: exact ${c.crossValidated.exact}  ±1 ${c.crossValidated.within1}  MAE ${c.crossValidated.mae}  (rules alone: MAE ${c.rulesAlone.mae})`,
+    `  ${d.padEnd(26)} ${c.chosen.padEnd(24)} n=${String(c.crossValidated.n).padStart(3)}  exact ${c.crossValidated.exact}  ±1 ${c.crossValidated.within1}  MAE ${c.crossValidated.mae}  (rules alone: MAE ${c.rulesAlone.mae})`,
   );
 }
+console.log(`  purpose + usage (hidden)   ${cv.hidden.chosen}`);
 console.log(
-  `  purpose map ${models.purpose_clarity.map.join(',')}  usage map ${models.usage_guidelines.map.join(',')}`,
-);
-console.log(
-  `  TDQS 5-fold CV MAE ${cv.tdqs.crossValidatedMae} over ${cv.tdqs.n} (rules alone ${cv.tdqs.rulesAloneMae})`,
+  `  TDQS MAE ${cvTdqs.judge.mae}, tier agreement ${cvTdqs.judge.tierAgreement} over ${cvTdqs.judge.n} (without the hidden model ${cvTdqs.withoutHidden.mae} / ${cvTdqs.withoutHidden.tierAgreement}; rules alone ${cvTdqs.rulesAlone.mae} / ${cvTdqs.rulesAlone.tierAgreement}); shown dimension scores within ±1: ${cv.withinOne}`,
 );

@@ -28,28 +28,28 @@ describe('scoring the official MCP filesystem server', () => {
     const tiers = Object.fromEntries(first.tools.map((t) => [t.name, t.tier]));
     expect(tiers).toEqual({
       create_directory: 'A',
-      directory_tree: 'B',
-      edit_file: 'B',
+      directory_tree: 'A',
+      edit_file: 'A',
       get_file_info: 'B',
       list_allowed_directories: 'A',
       list_directory: 'A',
       list_directory_with_sizes: 'A',
       move_file: 'A',
       read_file: 'A',
-      read_media_file: 'B',
+      read_media_file: 'A',
       read_multiple_files: 'A',
       read_text_file: 'A',
       search_files: 'A',
-      write_file: 'B',
+      write_file: 'A',
     });
     expect(first.server).toMatchObject({
       toolCount: 14,
-      meanTdqs: 3.7,
-      minTdqs: 3.1,
-      descriptionQualityScore: 3.5,
+      meanTdqs: 4,
+      minTdqs: 3.3,
+      descriptionQualityScore: 3.7,
       descriptionQualityTier: 'A',
       coherenceTier: 'A',
-      overallScore: 3.7,
+      overallScore: 3.8,
       overallTier: 'A',
       // edit_file and move_file only share "file", a word most of this server's names carry:
       // they do different things, so the prefilter proposes no pair.

@@ -70,6 +70,7 @@ export {
   checkWeights,
   defaultWeights,
   FEATURE_NAMES,
+  type HiddenModel,
   type LinearDimensionModel,
   type MapDimensionModel,
   type ModelWeights,

@@ -26,12 +26,6 @@ export {
 } from './backend/types.js';
 export { type MemoryToolsOptions, memoryTools } from './factory.js';
 export {
-  type Chunk,
-  type ChunkOptions,
-  chunkLines,
-  DEFAULT_MAX_CHUNK_WORDS,
-} from './lib/chunk.js';
-export {
   API_NAMES,
   isMemoryError,
   MemoryError,

@@ -1,4 +1,5 @@
 import { decodeUtf8, isToolError, readFileInRoot, sha256, splitLines } from '@lectern/core';
+import { chunkLines, isMarkdownPath } from '@lectern/markdown';
 import type {
   ChunkRecord,
   FileIdentity,
@@ -7,7 +8,6 @@ import type {
   StoredProblem,
 } from './backend/types.js';
 import type { StoreContext } from './context.js';
-import { chunkLines, isMarkdownPath } from './lib/chunk.js';
 import { MemoryError } from './lib/errors.js';
 import { declaredLanguage, type Language } from './lib/language.js';
 import { type ResolvedSource, type WalkedFile, walkSource } from './lib/walk.js';

@@ -1,4 +1,5 @@
 import { createRootSync, ToolError } from '@lectern/core';
+import { DEFAULT_MAX_CHUNK_WORDS } from '@lectern/markdown';
 import { postgresBackend } from './backend/postgres/backend.js';
 import { isPostgresUrl } from './backend/postgres/driver.js';
 import { sqliteBackend } from './backend/sqlite/backend.js';
@@ -6,7 +7,6 @@ import type { MemoryBackend } from './backend/types.js';
 import type { StoreContext } from './context.js';
 import { checkFragment, readFragmentLines } from './fragments.js';
 import { reindexSources } from './indexer.js';
-import { DEFAULT_MAX_CHUNK_WORDS } from './lib/chunk.js';
 import { MemoryError } from './lib/errors.js';
 import { LANGUAGES } from './lib/language.js';
 import { Mutex } from './lib/mutex.js';

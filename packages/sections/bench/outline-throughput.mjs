@@ -16,14 +16,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { invokeTool } from '@lectern/core';
-import {
-  buildDocument,
-  DocsIndex,
-  remarkOutline,
-  scanOutline,
-  sectionToolsFor,
-} from '../dist/index.js';
-import { realisticDocument } from '../dist/lib/corpus.js';
+import { buildDocument, remarkOutline, scanOutline } from '@lectern/markdown';
+import { realisticDocument } from '@lectern/markdown/testing';
+import { DocsIndex, sectionToolsFor } from '../dist/index.js';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {

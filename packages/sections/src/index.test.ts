@@ -8,11 +8,7 @@ describe('public API', () => {
       'DocsIndex',
       'MARKDOWN_EXTENSIONS',
       'atlasTools',
-      'buildDocument',
-      'chunkDocument',
       'mdChunkTools',
-      'remarkOutline',
-      'scanOutline',
       'sectionTools',
       'sectionToolsFor',
     ]);

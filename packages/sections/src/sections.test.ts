@@ -1,7 +1,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { realisticDocument } from '@lectern/markdown/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realisticDocument } from './lib/corpus.js';
 import type { ParseEvent } from './lib/docs-index.js';
 import { sectionTools } from './sections.js';
 import { session, tempTree } from './test-helpers/mcp.js';

@@ -11,7 +11,6 @@ describe('public API', () => {
         "WIKI_TOOL_NAMES",
         "WRITE_BATCH_MAX_TEXT_CHARS",
         "displayText",
-        "parseLinkBody",
         "wikiTools",
       ]
     `);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runLintCli } from '../run-cli.js';
 import { calibrate, noiseFloor, parseCalibrationJsonl } from './calibrate.js';
-import { checkWeights, defaultWeights, FEATURE_NAMES } from './model.js';
+import { checkWeights, defaultWeights, FEATURE_NAMES, splitHidden } from './model.js';
 import { OfflineJudge } from './offline-judge.js';
 
 const file = (name: string) => fileURLToPath(new URL(`../../calibration/${name}`, import.meta.url));
@@ -135,9 +135,19 @@ describe('calibrate on partial published scores', () => {
   it('measures the noise of repeated definitions', () => {
     const noise = noiseFloor(examples);
     expect(noise?.repeatedDefinitions).toBe(1);
-    expect(noise?.dimensions.behavioral_transparency).toEqual({ pairs: 1, meanAbsDiff: 1 });
+    // Scores 3 and 2: one point apart; answering 2 (or 3) is 0.5 off on average.
+    expect(noise?.dimensions.behavioral_transparency).toEqual({
+      pairs: 1,
+      meanAbsDiff: 1,
+      bestAnswerMae: 0.5,
+      observations: 2,
+    });
     expect(noise?.tdqs.meanAbsDiff).toBe(0.4);
     expect(noise?.tdqs.maeToGroupMean).toBe(0.2);
+    // 3.5 and 3.9: the median is 3.7, both 0.2 away; tiers A and A agree.
+    expect(noise?.tdqs.maeToGroupMedian).toBe(0.2);
+    expect(noise?.tdqs.bestTierAgreement).toBe(1);
+    expect(noise?.tdqs).toMatchObject({ definitions: 1, observations: 2 });
   });
 
   it('rejects a line that shows no published score at all', () => {
@@ -156,6 +166,44 @@ describe('the fitted weights', () => {
     // The five seeds and the three rubric examples join the development part.
     expect(w?.fitted.examples).toBe(devCount + 8);
     expect(() => checkWeights({ ...w, features: ['x'] })).toThrow(/refit/);
+    expect(() => checkWeights({ ...w, version: 1 })).toThrow(/version must be 2/);
+    // The hidden model (purpose and usage, fitted on the overall score) replaces their own.
+    expect(w?.hidden?.dimensions).toEqual(['purpose_clarity', 'usage_guidelines']);
+    expect(() =>
+      checkWeights({
+        ...w,
+        dimensions: { ...w?.dimensions, purpose_clarity: { kind: 'map', map: [1, 2, 3, 4, 5] } },
+      }),
+    ).toThrow(/hidden/);
+    // Model choices were made by cross-validation on the development part, and recorded.
+    const cv = (w as unknown as { crossValidation: { hidden: { chosen: string } } })
+      .crossValidation;
+    expect(cv.hidden.chosen).toMatch(/features|rules alone/);
+  });
+
+  it('split the hidden part into purpose and usage scores that move together from the rules', () => {
+    // Weighted mean 5 on the 1-5 scale: both 5, whatever the rules said.
+    expect(splitHidden(5, 3, 2, 0.01)).toEqual({ purpose_clarity: 5, usage_guidelines: 5 });
+    expect(splitHidden(1, 4, 4, 0.01)).toEqual({ purpose_clarity: 1, usage_guidelines: 1 });
+    // At the rules' own weighted mean nothing moves.
+    expect(splitHidden((0.25 * 4 + 0.2 * 2) / 0.45, 4, 2, 0.01)).toEqual({
+      purpose_clarity: 4,
+      usage_guidelines: 2,
+    });
+    // A little higher: never one score up and the other down (4,2 -> 2,5 would hit the sum).
+    for (let h = 1; h <= 5; h += 0.05) {
+      const s = splitHidden(h, 4, 2, 0.01);
+      const dq = s.purpose_clarity - 4;
+      const du = s.usage_guidelines - 2;
+      expect(dq * du, `h=${h}`).toBeGreaterThanOrEqual(0);
+      // Steps differ by at most one unless the smaller mover is at its bound.
+      if (Math.abs(dq - du) > 1) {
+        const lag = Math.abs(dq) < Math.abs(du) ? s.purpose_clarity : s.usage_guidelines;
+        expect([1, 5], `h=${h}`).toContain(lag);
+      }
+    }
+    // Deterministic and within 1-5.
+    expect(splitHidden(3.3, 5, 1, 0.01)).toEqual(splitHidden(3.3, 5, 1, 0.01));
   });
 
   it('improve on the rules alone across the development part', async () => {

@@ -146,12 +146,30 @@ export interface NoiseFloor {
   /** Observations in those groups. */
   observations: number;
   /**
-   * Per dimension: mean absolute difference between an observation and the others of its group
-   * (the best a deterministic judge could do on that dimension), and how many pairs it uses.
+   * Per dimension: the mean absolute difference between two observations of one definition and
+   * how many pairs it uses; and `bestAnswerMae`, the error of the best single integer score per
+   * definition (the floor for a deterministic judge on that dimension), over `observations`.
    */
-  dimensions: Record<Dimension, { pairs: number; meanAbsDiff: number }>;
-  /** The same for the overall score, plus the TDQS MAE of always answering the group mean. */
-  tdqs: { pairs: number; meanAbsDiff: number; maeToGroupMean: number };
+  dimensions: Record<
+    Dimension,
+    { pairs: number; meanAbsDiff: number; bestAnswerMae: number; observations: number }
+  >;
+  /**
+   * The same for the overall score, plus the TDQS MAE of always answering the group's mean and
+   * its median (the median is the best one answer per definition can do: the floor for a
+   * deterministic judge), over `observations` observations in `definitions` definitions with
+   * at least two published overall scores; and `bestTierAgreement`, the share of those
+   * observations in their group's most common tier (the most any deterministic judge can agree).
+   */
+  tdqs: {
+    pairs: number;
+    meanAbsDiff: number;
+    maeToGroupMean: number;
+    maeToGroupMedian: number;
+    bestTierAgreement: number;
+    definitions: number;
+    observations: number;
+  };
 }
 
 /** Calibration summary over a set of examples. */
@@ -218,34 +236,69 @@ export function noiseFloor(examples: readonly CalibrationExample[]): NoiseFloor 
     }
     return { pairs, meanAbsDiff: pairs ? round3(sum / pairs) : 0 };
   };
+  const bestAnswer = (values: number[][]) => {
+    let n = 0;
+    let sum = 0;
+    for (const g of values) {
+      if (g.length < 2) continue;
+      n += g.length;
+      let best = Number.POSITIVE_INFINITY;
+      for (let c = 1; c <= 5; c++)
+        best = Math.min(
+          best,
+          g.reduce((a, v) => a + Math.abs(v - c), 0),
+        );
+      sum += best;
+    }
+    return { bestAnswerMae: n ? round3(sum / n) : 0, observations: n };
+  };
   const dimensions = Object.fromEntries(
-    DIMENSIONS.map((d) => [
-      d,
-      pairStats(
-        repeated.map((g) =>
-          g.map((e) => e.published.scores[d]).filter((v): v is number => v !== undefined),
-        ),
-      ),
-    ]),
+    DIMENSIONS.map((d) => {
+      const values = repeated.map((g) =>
+        g.map((e) => e.published.scores[d]).filter((v): v is number => v !== undefined),
+      );
+      return [d, { ...pairStats(values), ...bestAnswer(values) }];
+    }),
   ) as NoiseFloor['dimensions'];
   const tdqsGroups = repeated.map((g) =>
     g.map((e) => e.published.tdqs).filter((v): v is number => v !== undefined),
   );
   let n = 0;
+  let defs = 0;
   let abs = 0;
+  let absMedian = 0;
+  let modal = 0;
   for (const g of tdqsGroups) {
     if (g.length < 2) continue;
+    defs++;
     const mean = g.reduce((a, b) => a + b, 0) / g.length;
+    const sorted = [...g].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    const median =
+      sorted.length % 2
+        ? (sorted[mid] as number)
+        : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+    const tiers = new Map<Tier, number>();
     for (const v of g) {
       n++;
       abs += Math.abs(v - mean);
+      absMedian += Math.abs(v - median);
+      tiers.set(tierOf(v), (tiers.get(tierOf(v)) ?? 0) + 1);
     }
+    modal += Math.max(...tiers.values());
   }
   return {
     repeatedDefinitions: repeated.length,
     observations: repeated.reduce((a, g) => a + g.length, 0),
     dimensions,
-    tdqs: { ...pairStats(tdqsGroups), maeToGroupMean: n ? round3(abs / n) : 0 },
+    tdqs: {
+      ...pairStats(tdqsGroups),
+      maeToGroupMean: n ? round3(abs / n) : 0,
+      maeToGroupMedian: n ? round3(absMedian / n) : 0,
+      bestTierAgreement: n ? round3(modal / n) : 0,
+      definitions: defs,
+      observations: n,
+    },
   };
 }
 
@@ -403,11 +456,14 @@ export function formatCalibration(
     for (const d of DIMENSIONS) {
       const x = n.dimensions[d];
       if (x.pairs)
-        lines.push(`  ${d.padEnd(26)} ${x.meanAbsDiff.toFixed(2)} over ${x.pairs} pair(s)`);
+        lines.push(
+          `  ${d.padEnd(26)} ${x.meanAbsDiff.toFixed(2)} over ${x.pairs} pair(s); best single score per definition ${x.bestAnswerMae.toFixed(2)} off`,
+        );
     }
     if (n.tdqs.pairs) {
       lines.push(
-        `  ${'TDQS'.padEnd(26)} ${n.tdqs.meanAbsDiff.toFixed(2)} over ${n.tdqs.pairs} pair(s); MAE to the group mean ${n.tdqs.maeToGroupMean.toFixed(2)}`,
+        `  ${'TDQS'.padEnd(26)} ${n.tdqs.meanAbsDiff.toFixed(2)} over ${n.tdqs.pairs} pair(s); MAE to the group mean ${n.tdqs.maeToGroupMean.toFixed(2)}, to the group median ${n.tdqs.maeToGroupMedian.toFixed(2)} (${n.tdqs.observations} observations of ${n.tdqs.definitions} definitions)`,
+        `  ${'best tier agreement'.padEnd(26)} ${pct(n.tdqs.bestTierAgreement)} (each observation against its definition's most common tier)`,
       );
     }
   }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Analysis } from './offline-judge.js';
+import { topLevelParams } from './signals.js';
 import { words } from './text.js';
-import { DIMENSIONS, type Dimension, type ToolJudgeInput } from './types.js';
+import { DIMENSION_WEIGHTS, DIMENSIONS, type Dimension, type ToolJudgeInput } from './types.js';
 
 /**
  * The fitted part of the offline judge. The rules read evidence from a definition and give each
@@ -11,9 +12,13 @@ import { DIMENSIONS, type Dimension, type ToolJudgeInput } from './types.js';
  *
  * - `linear`: an ordinal model, a linear score over standardized features cut into 1-5 by four
  *   fitted thresholds (ridge regression for the weights, thresholds chosen to minimize the
- *   absolute error);
- * - `map`: a monotone map of the rule score, for dimensions the registry pages rarely show
- *   (purpose and usage), fitted against the published overall scores.
+ *   absolute error), for the dimensions the pages show (behaviour, parameters, conciseness,
+ *   completeness); features left out by cross-validation weigh 0;
+ * - `map`: a monotone map of the rule score (the identity keeps the rules' score);
+ * - the `hidden` model: the part of the overall score the pages almost never show (purpose and
+ *   usage, 45% of the TDQS), a linear score fitted to what the published TDQS leaves once the
+ *   other four dimensions are predicted, then split into the two integer scores nearest to it
+ *   that stay closest to the rules' own purpose and usage scores.
  */
 
 /** Feature names, in vector order. */
@@ -70,6 +75,13 @@ export const FEATURE_NAMES = [
   'parameter_advice',
   'labels',
   'meaningful_title',
+  'non_latin',
+  'param_description_words',
+  'line_breaks',
+  'mentions_price',
+  'has_title',
+  'log_required',
+  'params_well_described',
 ] as const;
 
 /** A rule score per dimension. */
@@ -84,6 +96,20 @@ export function featureVector(a: Analysis, input: ToolJudgeInput, rules: RuleSco
   const n = Math.max(1, a.units.length);
   const params = a.params.length;
   const k = a.behaviour.size;
+  const tool = input.tool;
+  const raw = tool.description ?? '';
+  let letters = 0;
+  let latin = 0;
+  for (const m of raw.matchAll(/\p{L}/gu)) {
+    letters++;
+    if (/[A-Za-z\u00C0-\u024F]/.test(m[0])) latin++;
+  }
+  const paramWords = topLevelParams(tool.inputSchema).map(([, p]) =>
+    typeof p.description === 'string' ? words(p.description).length : 0,
+  );
+  const avgParamWords = paramWords.length
+    ? paramWords.reduce((x, y) => x + y, 0) / paramWords.length
+    : 0;
   return [
     rules.purpose_clarity,
     rules.usage_guidelines,
@@ -137,8 +163,18 @@ export function featureVector(a: Analysis, input: ToolJudgeInput, rules: RuleSco
     b(a.paramAdvice.length > 0),
     b(a.labels > 0),
     b(s.titleIsMeaningful),
+    letters ? 1 - latin / letters : 0,
+    Math.log1p(avgParamWords),
+    Math.min((raw.match(/\n/g) ?? []).length, 20) / 10,
+    b(PRICE.test(raw)),
+    b(typeof tool.title === 'string' && tool.title.trim() !== ''),
+    Math.log1p(s.requiredParamCount),
+    paramWords.length ? paramWords.filter((n) => n >= 6).length / paramWords.length : 0,
   ];
 }
+
+/** A price or payment in a description ("$0.01 per call", "paid over x402", "USDC"). */
+const PRICE = /\$\d|\bUSDC\b|\bx402\b|\bpaid\b|\bprice\b|\bcosts?\b/i;
 
 /** An ordinal linear model for one dimension. */
 export interface LinearDimensionModel {
@@ -161,18 +197,38 @@ export interface MapDimensionModel {
   n: number;
 }
 
+/**
+ * The hidden part of the overall score: purpose and usage, which the registry's pages almost
+ * never show, fitted on the published TDQS. `linearScore` gives their weighted mean on the 1-5
+ * scale; `split` turns it into two integer scores.
+ */
+export interface HiddenModel {
+  kind: 'hidden';
+  dimensions: ['purpose_clarity', 'usage_guidelines'];
+  weights: number[];
+  bias: number;
+  lambda: number;
+  /** Cost, in TDQS points, of moving a score one step away from its rule score. */
+  prior: number;
+  n: number;
+}
+
 /** The committed weights file (`calibration/weights.json`). */
 export interface ModelWeights {
-  version: 1;
+  version: 2;
   fitted: { corpus: string; split: string; examples: number; date: string };
   features: string[];
   mean: number[];
   sd: number[];
   dimensions: Partial<Record<Dimension, LinearDimensionModel | MapDimensionModel>>;
+  hidden?: HiddenModel;
 }
 
 /** The linear score of a standardized feature vector. */
-export function linearScore(model: LinearDimensionModel, z: readonly number[]): number {
+export function linearScore(
+  model: Pick<LinearDimensionModel, 'weights' | 'bias'>,
+  z: readonly number[],
+): number {
   let t = model.bias;
   for (let i = 0; i < model.weights.length; i++) t += (model.weights[i] ?? 0) * (z[i] ?? 0);
   return t;
@@ -190,6 +246,46 @@ export function standardize(x: readonly number[], w: Pick<ModelWeights, 'mean' |
   return x.map((v, i) => (v - (w.mean[i] ?? 0)) / (w.sd[i] || 1));
 }
 
+/**
+ * Splits the hidden part (the weighted mean `h` of purpose and usage on the 1-5 scale) into two
+ * integer scores that move from the rule scores together: both up or both down (never one up
+ * and one down), and by steps that differ by at most one unless the one that moves less is
+ * already at 1 or 5. Among those pairs it takes the one whose weighted sum is nearest to `h`,
+ * each step away from the rule scores costing `prior` TDQS points (so near ties keep the rules'
+ * own reading). Deterministic: exact ties keep the first pair in (purpose, usage) order.
+ */
+export function splitHidden(
+  h: number,
+  rulePurpose: number,
+  ruleUsage: number,
+  prior: number,
+): { purpose_clarity: number; usage_guidelines: number } {
+  const wq = DIMENSION_WEIGHTS.purpose_clarity / 100;
+  const wu = DIMENSION_WEIGHTS.usage_guidelines / 100;
+  const target = (wq + wu) * h;
+  let best = { purpose_clarity: rulePurpose, usage_guidelines: ruleUsage };
+  let bestCost = Number.POSITIVE_INFINITY;
+  for (let q = 1; q <= 5; q++) {
+    for (let u = 1; u <= 5; u++) {
+      const dq = q - rulePurpose;
+      const du = u - ruleUsage;
+      if (dq * du < 0) continue;
+      if (Math.abs(dq - du) > 1) {
+        // The smaller mover may lag only when it cannot move further.
+        const lagging = Math.abs(dq) < Math.abs(du) ? q : u;
+        const up = dq + du > 0;
+        if (lagging !== (up ? 5 : 1)) continue;
+      }
+      const cost = Math.abs(wq * q + wu * u - target) + prior * (Math.abs(dq) + Math.abs(du));
+      if (cost < bestCost - 1e-12) {
+        bestCost = cost;
+        best = { purpose_clarity: q, usage_guidelines: u };
+      }
+    }
+  }
+  return best;
+}
+
 /** Applies the fitted models; dimensions without a model keep their rule score. */
 export function predictScores(
   weights: ModelWeights,
@@ -204,13 +300,20 @@ export function predictScores(
     if (m.kind === 'linear') out[d] = cutScore(linearScore(m, z), m.cuts);
     else out[d] = m.map[rules[d] - 1] ?? rules[d];
   }
+  const h = weights.hidden;
+  if (h) {
+    Object.assign(
+      out,
+      splitHidden(linearScore(h, z), rules.purpose_clarity, rules.usage_guidelines, h.prior),
+    );
+  }
   return out;
 }
 
 /** Checks the shape of a weights object; throws naming what is wrong. */
 export function checkWeights(w: unknown): ModelWeights {
   const o = w as ModelWeights;
-  if (o?.version !== 1) throw new Error('weights: version must be 1');
+  if (o?.version !== 2) throw new Error('weights: version must be 2; refit');
   if (JSON.stringify(o.features) !== JSON.stringify(FEATURE_NAMES)) {
     throw new Error('weights: the feature list does not match this version of the judge; refit');
   }
@@ -224,6 +327,20 @@ export function checkWeights(w: unknown): ModelWeights {
     }
     if (m.kind === 'map' && (m.map.length !== 5 || m.map.some((v) => v < 1 || v > 5))) {
       throw new Error(`weights: ${d} map needs five scores 1-5`);
+    }
+  }
+  const h = o.hidden;
+  if (h !== undefined) {
+    if (
+      h.kind !== 'hidden' ||
+      h.weights.length !== FEATURE_NAMES.length ||
+      !(h.prior >= 0) ||
+      o.dimensions.purpose_clarity !== undefined ||
+      o.dimensions.usage_guidelines !== undefined
+    ) {
+      throw new Error(
+        'weights: hidden needs one weight per feature and a prior >= 0, and replaces the purpose and usage models',
+      );
     }
   }
   return o;

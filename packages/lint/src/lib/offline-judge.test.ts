@@ -49,8 +49,16 @@ describe('offline judge calibration on the five seed pages', () => {
       expect(row.predicted.tier, row.id).toBe(row.published.tier);
     }
     expect(result.allWithinBounds).toBe(true);
-    // The pinned current figures, so a regression in any dimension is visible.
-    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.7, 4.9, 4.7, 4.6, 3.8]);
+    // The seeds stay within ±0.2 of their published TDQS (the calibration issue's bound).
+    for (const row of result.rows) {
+      expect(
+        Math.abs(row.predicted.tdqs - (row.published.tdqs as number)),
+        `${row.id} tdqs ±0.2`,
+      ).toBeLessThanOrEqual(0.2 + 1e-9);
+    }
+    // The pinned current figures (published 4.7, 4.8, 4.7, 4.6, 3.9), so a regression in any
+    // dimension is visible.
+    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.7, 4.6, 4.7, 4.6, 3.9]);
   });
 
   it('also lands within bounds on the rubric high / mid / low examples (tiers A, C, D)', async () => {
@@ -61,7 +69,7 @@ describe('offline judge calibration on the five seed pages', () => {
       ['rubric-low', 'D', 'D'],
     ]);
     for (const row of result.rows) expect(row.withinBounds, row.id).toBe(true);
-    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.3, 2.9, 1.1]);
+    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.1, 2.9, 1.1]);
   });
 
   it('explains every score with quoted evidence and one fix', async () => {

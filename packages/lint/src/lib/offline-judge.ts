@@ -1317,7 +1317,9 @@ export function judgeToolOffline(
       j.justification =
         d === 'conciseness_structure' && capped
           ? `${j.justification} Capped at ${to}: ${a.wordCount} words is more than an agent needs to choose the tool.`
-          : `${j.justification} Calibrated to ${to} (the rules alone give ${from}): on the registry's published scores, definitions with this evidence score ${to > from ? 'higher' : 'lower'}.`;
+          : d === 'purpose_clarity' || d === 'usage_guidelines'
+            ? `${j.justification} Calibrated to ${to} (the rules alone give ${from}): the registry's pages rarely show this score, and on its published overall scores definitions with this evidence rate ${to > from ? 'higher' : 'lower'}.`
+            : `${j.justification} Calibrated to ${to} (the rules alone give ${from}): on the registry's published scores, definitions with this evidence score ${to > from ? 'higher' : 'lower'}.`;
       if (to < 5 && /^No change needed/.test(j.fix ?? '')) j.fix = raiseFix(d, a);
     }
   }

@@ -1,7 +1,7 @@
 import { suggest, type ToolAnnotations, ToolError } from '@lectern/core';
+import { type DocModel, rootExtract, type Section, sectionExtract } from '@lectern/markdown';
 import { z } from 'zod';
 import { DEFAULT_MAX_DOC_BYTES, type DocsIndex, type IndexedDoc } from './docs-index.js';
-import { type DocModel, rootExtract, type Section, sectionExtract } from './document.js';
 
 /** All section tools only read local files: read-only, idempotent, closed-world. */
 export const READ_ONLY: ToolAnnotations = {

@@ -16,7 +16,12 @@ import {
   suggest,
   ToolError,
 } from '@lectern/core';
-import { buildDocument, type DocModel, type ParserUsed, type Section } from './document.js';
+import {
+  buildDocumentAsync,
+  type DocModel,
+  type ParserUsed,
+  type Section,
+} from '@lectern/markdown';
 import { buildSearchData, type DocSearchData } from './search.js';
 
 /** Default size cap of one document: 10 MiB. */
@@ -212,7 +217,7 @@ export class DocsIndex {
   }
 
   /** Parses inline Markdown (not cached). Throws `TEXT_TOO_LARGE` over the size cap. */
-  parseText(text: string): IndexedDoc {
+  async parseText(text: string): Promise<IndexedDoc> {
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes > this.maxFileBytes) {
       throw new ToolError(
@@ -221,12 +226,16 @@ export class DocsIndex {
         { details: { size: bytes, max_bytes: this.maxFileBytes } },
       );
     }
-    const model = this.parse(text, null, null);
+    const model = await this.parse(text, null, null);
     return this.wrap(model, null, null, null, sha256(text));
   }
 
-  private parse(text: string, root: string | null, path: string | null): DocModel {
-    const model = buildDocument(text);
+  /**
+   * Parses one document; a large one in `@lectern/markdown`'s worker thread, so a heavy parse
+   * never keeps the server from answering other requests.
+   */
+  private async parse(text: string, root: string | null, path: string | null): Promise<DocModel> {
+    const model = await buildDocumentAsync(text);
     this.parseCount++;
     if (model.parser !== 'scanner') this.remarkCount++;
     this.onParse?.({ root, path, chars: model.text.length, parser: model.parser });
@@ -315,7 +324,11 @@ export class DocsIndex {
       }
       await before;
       const { text } = decodeUtf8(bytes, { subject: `file ${this.displayPath(root, relPath)}` });
-      const model = this.parse(text, root.id, opened.relativePath);
+      // Parses start in the order their reads started; a long one (on the worker thread) does
+      // not hold up the next document's turn.
+      const parsing = this.parse(text, root.id, opened.relativePath);
+      done();
+      const model = await parsing;
       const doc = this.wrap(model, docId, root, opened.relativePath, sha256(bytes));
       this.cache.set(key, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, doc });
       return doc;

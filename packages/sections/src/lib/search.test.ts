@@ -1,5 +1,5 @@
+import { buildDocument } from '@lectern/markdown';
 import { describe, expect, it } from 'vitest';
-import { buildDocument } from './document.js';
 import { buildSearchData, contentTokens, scoreAll, snippet, stem, tokenize } from './search.js';
 
 describe('tokenize and stem', () => {

@@ -1,5 +1,5 @@
-import type { DocModel } from './document.js';
-import { extractLines, lineEndOffset, lineStartOffset, trimBlankTail } from './document.js';
+import type { DocModel } from '@lectern/markdown';
+import { extractLines, lineEndOffset, lineStartOffset, trimBlankTail } from '@lectern/markdown';
 
 /*
  * Full-text search over sections: a small inverted index per document (built on first use and

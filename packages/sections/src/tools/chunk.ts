@@ -1,6 +1,6 @@
 import { defineTool } from '@lectern/core';
+import { chunkDocument } from '@lectern/markdown';
 import { z } from 'zod';
-import { chunkDocument } from '../lib/chunk.js';
 import { anchorOf, loadSource, READ_ONLY, sourceFields } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 

@@ -1,8 +1,8 @@
 import { defineTool, paginateChars, suggest, ToolError } from '@lectern/core';
+import type { Section } from '@lectern/markdown';
 import { z } from 'zod';
 import { anchorOf, contentOf, loadSource, READ_ONLY, sourceFields } from '../lib/common.js';
 import type { DocsIndex, IndexedDoc } from '../lib/docs-index.js';
-import type { Section } from '../lib/document.js';
 
 function headingList(doc: IndexedDoc) {
   return doc.model.sections

@@ -1,4 +1,5 @@
 import { defineTool, ToolError } from '@lectern/core';
+import { sectionAtLine } from '@lectern/markdown';
 import { z } from 'zod';
 import {
   loadSource,
@@ -9,7 +10,6 @@ import {
   sourceFields,
 } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
-import { sectionAtLine } from '../lib/document.js';
 import { rank, scopedDocs } from '../lib/scope.js';
 import { contentTokens, scoreAll } from '../lib/search.js';
 

@@ -10,12 +10,13 @@ import {
   sha256Handle,
   ToolError,
 } from '@lectern/core';
+import { formatWikiLink } from '@lectern/markdown';
 import { unifiedDiff } from './diff.js';
 import { headingKey } from './markdown.js';
 import type { PageAnalysis } from './page.js';
 import { LinkResolver } from './resolve.js';
 import { LOG_FILE, type Wiki } from './wiki.js';
-import { formatLink, spliceAll } from './wikilinks.js';
+import { spliceAll } from './wikilinks.js';
 
 /** One write_batch operation, as validated by the tool's schema. */
 export type Operation =
@@ -506,7 +507,7 @@ export class BatchPlanner {
         if (after.resolve(link.target, slot.path) === want) continue;
         const { style, withExtension } = before.styleOf(link.target);
         const spelled = after.linkPathFor(want, slot.path, style, withExtension);
-        edits.push({ start: link.start, end: link.end, text: formatLink(link, spelled) });
+        edits.push({ start: link.start, end: link.end, text: formatWikiLink(link, spelled) });
       }
       for (const md of a.markdownLinks) {
         const was = resolveMarkdown(before, md.path, source);
@@ -560,7 +561,10 @@ export class BatchPlanner {
                   .split('#')
                   .filter((p) => p.trim() !== '')
                   .at(-1) ?? '';
-              const keys = new Set(ta.structure.headings.map((h) => headingKey(h.text)));
+              // a heading is named by its plain text or by its Markdown as written
+              const keys = new Set(
+                ta.structure.headings.flatMap((h) => [headingKey(h.text), headingKey(h.source)]),
+              );
               if (last !== '' && !keys.has(headingKey(last))) reason = 'missing_heading';
             }
           }

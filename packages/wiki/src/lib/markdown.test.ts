@@ -10,7 +10,7 @@ describe('scanMarkdown', () => {
   it('finds front matter and parses it as YAML', () => {
     const s = scanMarkdown('---\ntitle: Hello\ntags: [a, b]\n---\n# Body\n');
     expect(s.frontMatter?.data).toEqual({ title: 'Hello', tags: ['a', 'b'] });
-    expect(s.headings).toEqual([{ level: 1, text: 'Body', line: 5 }]);
+    expect(s.headings).toEqual([{ level: 1, text: 'Body', source: 'Body', line: 5 }]);
   });
 
   it('treats invalid YAML as front matter without data, and unclosed --- as no front matter', () => {
@@ -43,6 +43,16 @@ describe('scanMarkdown', () => {
       [1, 'Title', 1],
       [2, 'Sub', 4],
       [2, 'Part', 8],
+    ]);
+  });
+
+  it('reads headings as docs_outline does: top level only, plain text, Markdown kept as source', () => {
+    const s = scanMarkdown(
+      '# *Install* now\n\n- # in a list\n\n> # in a quote\n\n<div>\n# in HTML\n</div>\n\nSetext\nover two\n---\n',
+    );
+    expect(s.headings.map((h) => [h.level, h.text, h.source, h.line])).toEqual([
+      [1, 'Install now', '*Install* now', 1],
+      [2, 'Setext\nover two', 'Setext over two', 11],
     ]);
   });
 

@@ -1,15 +1,22 @@
+import {
+  codeSpans,
+  computeLineStarts,
+  headingSource,
+  inSpans,
+  outlineOf,
+  type Span,
+} from '@lectern/markdown';
 import { parse as parseYaml } from 'yaml';
 
-/** A half-open range of UTF-16 offsets `[start, end)` in a page's text. */
-export interface Span {
-  start: number;
-  end: number;
-}
+export { inSpans, type Span };
 
-/** A heading found outside code and front matter. */
+/** A top-level heading of a page, as `@lectern/markdown` finds it. */
 export interface Heading {
   level: number;
+  /** Plain text, as docs_outline and memory citations show it. */
   text: string;
+  /** The inline Markdown as written (`*Install* now`), also accepted by heading links. */
+  source: string;
   /** 1-based line number. */
   line: number;
 }
@@ -24,10 +31,10 @@ export interface FrontMatter {
 
 /** The block-level and inline structure a wiki needs from a Markdown page. */
 export interface MarkdownStructure {
-  /** Offset where each line starts; `lineStarts[0]` is 0. */
+  /** Offset where each line starts (CommonMark line endings). */
   lineStarts: number[];
   frontMatter: FrontMatter | null;
-  /** Code: fenced and indented blocks (whole lines) and inline code spans, sorted, disjoint. */
+  /** Code: code blocks (whole lines) and inline code spans, sorted, disjoint. */
   code: Span[];
   headings: Heading[];
   /** Block identifiers (`^id` at the end of a line), without the caret. */
@@ -36,7 +43,7 @@ export interface MarkdownStructure {
   inlineTags: string[];
 }
 
-/** Start offset of every line (a line ends after `\n`). */
+/** Start offset of every line (a line ends after `\n`); the split read_page pages by. */
 export function lineStartsOf(text: string): number[] {
   const starts = [0];
   let i = text.indexOf('\n');
@@ -59,213 +66,76 @@ export function lineAt(lineStarts: readonly number[], offset: number): number {
   return lo + 1;
 }
 
-/** True when `offset` falls inside one of the sorted, disjoint `spans`. */
-export function inSpans(spans: readonly Span[], offset: number): boolean {
-  let lo = 0;
-  let hi = spans.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const s = spans[mid]!;
-    if (offset < s.start) hi = mid - 1;
-    else if (offset >= s.end) lo = mid + 1;
-    else return true;
-  }
-  return false;
-}
-
-const FENCE_RE = /^( *)(`{3,}|~{3,})(.*)$/;
-const ATX_RE = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
-const SETEXT_RE = /^ {0,3}(=+|-+)[ \t]*$/;
-const LIST_RE = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
-const QUOTE_RE = /^(?: {0,3}> ?)+/;
 const BLOCK_ID_RE = /(?:^|\s)\^([A-Za-z0-9-]+)[ \t]*$/;
 const TAG_RE = /(^|[\s(,;])#([\p{L}\p{N}_/-]+)/gu;
 
-function indentWidth(s: string): number {
-  let w = 0;
-  for (const ch of s) {
-    if (ch === ' ') w += 1;
-    else if (ch === '\t') w += 4 - (w % 4);
-    else break;
-  }
-  return w;
-}
-
-function findFrontMatter(text: string, lineStarts: readonly number[]): FrontMatter | null {
-  if (!/^---[ \t]*\r?\n/.test(text)) return null;
-  for (let i = 1; i < lineStarts.length; i++) {
-    const start = lineStarts[i]!;
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl + 1;
-    const line = text.slice(start, nl === -1 ? text.length : nl).replace(/\r$/, '');
-    if (line === '---' || line === '...') {
-      const yamlText = text.slice(lineStarts[1]!, start);
-      let data: Record<string, unknown> | null = null;
-      try {
-        const parsed: unknown = parseYaml(yamlText, { maxAliasCount: 100 });
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-          data = parsed as Record<string, unknown>;
-        } else if (parsed === null || parsed === undefined) {
-          data = {};
-        }
-      } catch {
-        data = null;
-      }
-      return { span: { start: 0, end }, data };
+function frontMatterData(yamlText: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = parseYaml(yamlText, { maxAliasCount: 100 });
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      return parsed as Record<string, unknown>;
     }
-  }
-  return null;
-}
-
-/** Finds inline code spans in `text` between `from` and `to` (one paragraph), appending to `out`. */
-function inlineCode(text: string, from: number, to: number, out: Span[]): void {
-  let i = from;
-  while (i < to) {
-    const tick = text.indexOf('`', i);
-    if (tick === -1 || tick >= to) return;
-    let backslashes = 0;
-    for (let k = tick - 1; k >= from && text[k] === '\\'; k--) backslashes++;
-    let runEnd = tick;
-    while (runEnd < to && text[runEnd] === '`') runEnd++;
-    if (backslashes % 2 === 1) {
-      // An escaped backtick is literal; the rest of the run may still open a span.
-      i = tick + 1;
-      continue;
-    }
-    const len = runEnd - tick;
-    let j = runEnd;
-    let closed = -1;
-    while (j < to) {
-      const next = text.indexOf('`', j);
-      if (next === -1 || next >= to) break;
-      let e = next;
-      while (e < to && text[e] === '`') e++;
-      if (e - next === len) {
-        closed = e;
-        break;
-      }
-      j = e;
-    }
-    if (closed === -1) {
-      i = runEnd;
-      continue;
-    }
-    out.push({ start: tick, end: closed });
-    i = closed;
+    return parsed === null || parsed === undefined ? {} : null;
+  } catch {
+    return null;
   }
 }
 
 /**
- * Scans a page the way a CommonMark reader sees its blocks, closely enough for a wiki: front
- * matter, fenced code (backticks or tildes, also inside block quotes and lists), indented code
- * (outside lists, not interrupting a paragraph), inline code spans, ATX and setext headings,
- * block identifiers and `#tags`. Linear in the page length.
+ * The structure of a page as `@lectern/markdown` reads it (the same headings, front matter
+ * and code blocks as docs_outline and memory citations), plus what only a wiki looks for:
+ * the front matter's YAML, block identifiers and `#tags` outside code. Linear in the page.
  */
 export function scanMarkdown(text: string): MarkdownStructure {
-  const lineStarts = lineStartsOf(text);
-  const frontMatter = findFrontMatter(text, lineStarts);
-  const code: Span[] = [];
-  const headings: Heading[] = [];
-  const blockIds: Array<{ id: string; at: number }> = [];
-  const inlineTags = new Set<string>();
-  let fence: { char: string; len: number; start: number } | null = null;
-  let paragraph = false;
-  let paragraphLines: string[] = [];
-  let paragraphStart = -1;
-  let inList = false;
-  let prevBlank = true;
-  const paragraphs: Span[] = [];
-  const closeParagraph = (endOffset: number) => {
-    if (paragraphStart !== -1) paragraphs.push({ start: paragraphStart, end: endOffset });
-    paragraph = false;
-    paragraphLines = [];
-    paragraphStart = -1;
-  };
-  const first = frontMatter ? lineAt(lineStarts, frontMatter.span.end) - 1 : 0;
-  const startIndex = frontMatter && frontMatter.span.end >= text.length ? lineStarts.length : first;
-  for (let i = startIndex; i < lineStarts.length; i++) {
-    const start = lineStarts[i]!;
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl + 1;
-    const raw = text.slice(start, nl === -1 ? text.length : nl).replace(/\r$/, '');
-    const quote = QUOTE_RE.exec(raw);
-    const rest = quote ? raw.slice(quote[0].length) : raw;
-    if (fence) {
-      const m = FENCE_RE.exec(rest);
-      if (m && m[2]![0] === fence.char && m[2]!.length >= fence.len && m[3]!.trim() === '') {
-        code.push({ start: fence.start, end });
-        fence = null;
+  const { scan } = outlineOf(text);
+  const lineStarts = computeLineStarts(text);
+  const lineStart = (line: number) => lineStarts[line - 1] ?? text.length;
+  const fm = scan.frontMatter;
+  const frontMatter: FrontMatter | null = fm
+    ? {
+        span: { start: 0, end: lineStart(fm.endLine + 1) },
+        data: frontMatterData(text.slice(lineStart(2), lineStart(fm.endLine))),
       }
-      continue;
+    : null;
+  const code = codeSpans(text, {
+    lineStarts,
+    blocks: scan.blocks,
+    frontMatter: fm,
+    headings: scan.headings,
+  });
+  const headings = scan.headings.map((h) => ({
+    level: h.level,
+    text: h.text,
+    source: headingSource(text, lineStarts, h),
+    line: h.line,
+  }));
+  const bodyStart = frontMatter ? frontMatter.span.end : 0;
+  const blockIds: string[] = [];
+  let h = 0;
+  for (let line = fm ? fm.endLine + 1 : 1; line <= lineStarts.length; line++) {
+    while (h < scan.headings.length && scan.headings[h]!.endLine < line) h++;
+    if (h < scan.headings.length && scan.headings[h]!.line <= line) continue;
+    const start = lineStart(line);
+    if (inSpans(code, start)) continue;
+    let end = lineStart(line + 1);
+    while (end > start && (text.charCodeAt(end - 1) === 10 || text.charCodeAt(end - 1) === 13)) {
+      end--;
     }
-    const indent = indentWidth(rest);
-    const blank = rest.trim() === '';
-    const fm = FENCE_RE.exec(rest);
-    if (fm && (indent < 4 || inList) && !(fm[2]![0] === '`' && fm[3]!.includes('`'))) {
-      closeParagraph(start);
-      fence = { char: fm[2]![0]!, len: fm[2]!.length, start };
-      prevBlank = false;
-      continue;
-    }
-    if (blank) {
-      closeParagraph(start);
-      prevBlank = true;
-      continue;
-    }
-    if (!inList && indent >= 4 && !paragraph) {
-      code.push({ start, end });
-      prevBlank = false;
-      continue;
-    }
-    if (LIST_RE.test(rest)) inList = true;
-    else if (indent === 0 && prevBlank) inList = false;
-    prevBlank = false;
-    const atx = ATX_RE.exec(rest);
-    if (atx) {
-      closeParagraph(start);
-      paragraphs.push({ start, end });
-      headings.push({ level: atx[1]!.length, text: (atx[2] ?? '').trim(), line: i + 1 });
-      continue;
-    }
-    const setext = SETEXT_RE.exec(rest);
-    if (setext && paragraph && !quote && !LIST_RE.test(paragraphLines[0] ?? '')) {
-      const headingText = paragraphLines.join(' ').trim();
-      const firstLine = i + 1 - paragraphLines.length;
-      headings.push({ level: setext[1]![0] === '=' ? 1 : 2, text: headingText, line: firstLine });
-      closeParagraph(end);
-      continue;
-    }
-    if (!paragraph) {
-      paragraph = true;
-      paragraphStart = start;
-    }
-    paragraphLines.push(rest.trim());
+    const raw = text.slice(start, end);
     const id = BLOCK_ID_RE.exec(raw);
-    if (id) blockIds.push({ id: id[1]!, at: start + id.index + id[0].indexOf('^') });
+    if (id && !inSpans(code, start + id.index + id[0].indexOf('^'))) blockIds.push(id[1]!);
   }
-  if (fence) code.push({ start: fence.start, end: text.length });
-  closeParagraph(text.length);
-  for (const p of paragraphs) inlineCode(text, p.start, p.end, code);
-  code.sort((a, b) => a.start - b.start);
-  for (const p of paragraphs) {
-    const segment = text.slice(p.start, p.end);
-    for (const m of segment.matchAll(TAG_RE)) {
-      const at = p.start + m.index! + m[1]!.length;
+  const inlineTags = new Set<string>();
+  const body = text.slice(bodyStart);
+  if (body.includes('#')) {
+    for (const m of body.matchAll(TAG_RE)) {
+      const at = bodyStart + m.index! + m[1]!.length;
       const tag = m[2]!.replace(/[/-]+$/, '');
       if (!/[^\d]/u.test(tag) || inSpans(code, at)) continue;
-      // A heading marker is '#' followed by a space, so it never reaches here.
       inlineTags.add(tag);
     }
   }
-  return {
-    lineStarts,
-    frontMatter,
-    code,
-    headings,
-    // Block ids were collected line by line; drop ones that sit inside inline code.
-    blockIds: blockIds.filter((b) => !inSpans(code, b.at)).map((b) => b.id),
-    inlineTags: [...inlineTags],
-  };
+  return { lineStarts, frontMatter, code, headings, blockIds, inlineTags: [...inlineTags] };
 }
 
 /** Values of a front-matter key as a list of strings (a list, or a single string). */

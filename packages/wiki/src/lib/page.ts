@@ -1,5 +1,6 @@
+import { findWikiLinks, type WikiLink } from '@lectern/markdown';
 import { frontMatterList, inSpans, type MarkdownStructure, scanMarkdown } from './markdown.js';
-import { findWikiLinks, renderText, type WikiLink } from './wikilinks.js';
+import { renderText } from './wikilinks.js';
 
 /** A standard Markdown link (`[text](dest)`) whose destination may be a wiki file. */
 export interface MarkdownLink {

@@ -1,35 +1,13 @@
+import { findWikiLinks } from '@lectern/markdown';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanMarkdown } from './markdown.js';
 import { analyzePage, renderPage } from './page.js';
-import { displayText, findWikiLinks, formatLink, parseLinkBody } from './wikilinks.js';
+import { displayText } from './wikilinks.js';
 
 const render = (text: string) => renderPage(text, analyzePage(text));
 
 describe('parsing', () => {
-  it('splits target, fragment and alias, including the table-escaped separator', () => {
-    expect(parseLinkBody('Page')).toEqual({
-      target: 'Page',
-      fragment: null,
-      alias: null,
-      separator: null,
-    });
-    expect(parseLinkBody('dir/Page#Head#Sub|Shown')).toEqual({
-      target: 'dir/Page',
-      fragment: 'Head#Sub',
-      alias: 'Shown',
-      separator: '|',
-    });
-    expect(parseLinkBody('Page\\|Alias')).toMatchObject({
-      target: 'Page',
-      alias: 'Alias',
-      separator: '\\|',
-    });
-    expect(parseLinkBody('#^block')).toMatchObject({ target: '', fragment: '^block' });
-    expect(parseLinkBody('  ')).toBeNull();
-    expect(parseLinkBody('|alias only')).toBeNull();
-  });
-
   it('finds links and embeds outside code only', () => {
     const text = 'a [[One]] `[[Two]]` ![[Three#H]]\n```\n[[Four]]\n```\n[[Five|x]]';
     const links = findWikiLinks(text, scanMarkdown(text).code);
@@ -38,11 +16,6 @@ describe('parsing', () => {
       [true, 'Three', '![[Three#H]]'],
       [false, 'Five', '[[Five|x]]'],
     ]);
-  });
-
-  it('round-trips a link through formatLink with a new target', () => {
-    const [link] = findWikiLinks('![[old/Page#^b\\|Alias]]', []);
-    expect(formatLink(link!, 'new/Place')).toBe('![[new/Place#^b\\|Alias]]');
   });
 });
 

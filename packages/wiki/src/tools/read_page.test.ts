@@ -1,9 +1,9 @@
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '@lectern/core';
+import { findWikiLinks } from '@lectern/markdown';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scanMarkdown } from '../lib/markdown.js';
-import { findWikiLinks } from '../lib/wikilinks.js';
 import { connectWiki, exampleCopy, removeDir, tempDir, writeFiles } from '../test-helpers/wiki.js';
 
 let dir: string;

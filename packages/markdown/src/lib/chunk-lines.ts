@@ -1,5 +1,8 @@
+import { outlineOf } from './document.js';
+import type { OutlineScan } from './headings.js';
+
 /** One indexed piece of a file: a 1-based, inclusive line range under a heading path. */
-export interface Chunk {
+export interface LineChunk {
   /** First line of the chunk, 1-based. */
   startLine: number;
   /** Last line of the chunk, 1-based, inclusive. */
@@ -11,8 +14,8 @@ export interface Chunk {
 }
 
 /** Options of {@link chunkLines}. */
-export interface ChunkOptions {
-  /** Treat `#` headings, setext headings and code fences as Markdown structure (default true). */
+export interface LineChunkOptions {
+  /** Read the lines as Markdown: headings, front matter, code blocks and tables (default true). */
   markdown?: boolean;
   /** Most words in one chunk before it is split at a paragraph, then a line (default 250). */
   maxWords?: number;
@@ -31,11 +34,6 @@ interface Block {
   heading?: { level: number; title: string };
 }
 
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const SETEXT_H1 = /^ {0,3}=+[ \t]*$/;
-const SETEXT_H2 = /^ {0,3}-+[ \t]*$/;
-
 function countWords(line: string): number {
   let n = 0;
   let inWord = false;
@@ -51,99 +49,71 @@ function countWords(line: string): number {
   return n;
 }
 
-function cleanHeading(title: string): string {
-  return title
-    .replace(/\s+#+\s*$/, '')
-    .replace(/[*_`]+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 function blank(line: string): boolean {
   return line.trim() === '';
 }
 
-/** Splits lines into blocks: headings, fenced code, front matter and paragraphs. */
+/**
+ * The Markdown structure of `lines` as {@link outlineOf} finds it in the text they make when
+ * joined with `\n`. A lone CR inside a line reads as a space, so a line here is a line there.
+ */
+function structureOf(lines: readonly string[]): OutlineScan {
+  const text = lines.map((l) => (l.includes('\r') ? l.replaceAll('\r', ' ') : l)).join('\n');
+  return outlineOf(text).scan;
+}
+
+/**
+ * Splits lines into blocks: the front matter, headings, code blocks and tables (whole), and
+ * paragraphs (non-blank lines up to a blank line, a heading or a code block).
+ */
 function toBlocks(lines: readonly string[], markdown: boolean, wordsOf: number[]): Block[] {
   const blocks: Block[] = [];
-  let i = 0;
   const n = lines.length;
   const sum = (a: number, b: number) => {
     let w = 0;
     for (let k = a; k <= b; k++) w += wordsOf[k]!;
     return w;
   };
-  // YAML front matter at the very start of a Markdown file.
-  if (markdown && n > 0 && lines[0]!.trim() === '---') {
-    for (let k = 1; k < n; k++) {
-      const t = lines[k]!.trim();
-      if (t === '---' || t === '...') {
-        blocks.push({ start: 0, end: k, words: sum(0, k) });
-        i = k + 1;
-        break;
-      }
-    }
+  const scan: OutlineScan = markdown
+    ? structureOf(lines)
+    : { headings: [], frontMatter: null, blocks: [] };
+  // 0-based line index -> what starts there
+  const headingAt = new Map(scan.headings.map((h) => [h.line - 1, h]));
+  const rangeAt = new Map(scan.blocks.map((r) => [r.startLine - 1, r.endLine - 1]));
+  let i = 0;
+  if (scan.frontMatter) {
+    const end = scan.frontMatter.endLine - 1;
+    blocks.push({ start: 0, end, words: sum(0, end) });
+    i = end + 1;
   }
   while (i < n) {
-    const line = lines[i]!;
-    if (blank(line)) {
+    if (blank(lines[i]!)) {
       i++;
       continue;
     }
-    if (markdown) {
-      const atx = ATX.exec(line);
-      if (atx) {
-        blocks.push({
-          start: i,
-          end: i,
-          words: wordsOf[i]!,
-          heading: { level: atx[1]!.length, title: cleanHeading(atx[2] ?? '') },
-        });
-        i++;
-        continue;
-      }
-      const fence = FENCE.exec(line);
-      if (fence) {
-        const marker = fence[1]!;
-        let k = i + 1;
-        while (k < n) {
-          const close = FENCE.exec(lines[k]!);
-          if (
-            close &&
-            close[1]![0] === marker[0] &&
-            close[1]!.length >= marker.length &&
-            lines[k]!.trim() === close[1]
-          )
-            break;
-          k++;
-        }
-        const end = Math.min(k, n - 1);
-        blocks.push({ start: i, end, words: sum(i, end) });
-        i = end + 1;
-        continue;
-      }
+    const heading = headingAt.get(i);
+    if (heading) {
+      const end = heading.endLine - 1;
+      blocks.push({
+        start: i,
+        end,
+        words: wordsOf[i]!,
+        heading: { level: heading.level, title: heading.text.replace(/\s+/g, ' ').trim() },
+      });
+      i = end + 1;
+      continue;
     }
-    // A paragraph: consecutive non-blank lines, stopping before a heading or a fence.
+    const rangeEnd = rangeAt.get(i);
+    if (rangeEnd !== undefined) {
+      const end = Math.min(rangeEnd, n - 1);
+      blocks.push({ start: i, end, words: sum(i, end) });
+      i = end + 1;
+      continue;
+    }
+    // A paragraph: consecutive non-blank lines, stopping before a heading or a code block.
     let k = i;
-    while (k + 1 < n && !blank(lines[k + 1]!)) {
-      const next = lines[k + 1]!;
-      if (markdown && (ATX.test(next) || FENCE.test(next))) break;
-      if (markdown && k === i && (SETEXT_H1.test(next) || SETEXT_H2.test(next))) break;
+    while (k + 1 < n && !blank(lines[k + 1]!) && !headingAt.has(k + 1) && !rangeAt.has(k + 1)) {
       k++;
-    }
-    if (markdown && k === i && k + 1 < n) {
-      const under = lines[k + 1]!;
-      const level = SETEXT_H1.test(under) ? 1 : SETEXT_H2.test(under) ? 2 : 0;
-      if (level > 0 && !SETEXT_H2.test(line)) {
-        blocks.push({
-          start: i,
-          end: k + 1,
-          words: wordsOf[i]!,
-          heading: { level, title: cleanHeading(line) },
-        });
-        i = k + 2;
-        continue;
-      }
     }
     blocks.push({ start: i, end: k, words: sum(i, k) });
     i = k + 1;
@@ -153,17 +123,17 @@ function toBlocks(lines: readonly string[], markdown: boolean, wordsOf: number[]
 
 /**
  * Splits a file's lines into chunks along headings and paragraphs. Every chunk starts a new
- * section at a heading; within a section, paragraphs (and fenced code blocks, kept whole when
+ * section at a heading; within a section, paragraphs (and code blocks and tables, kept whole when
  * they fit) are gathered until the next one would exceed `maxWords`; a single block longer than
  * that is cut between lines. Blank lines between blocks stay inside the chunk, so ranges are
  * contiguous. Returns no chunk for a file with no non-blank line.
  */
-export function chunkLines(lines: readonly string[], options: ChunkOptions = {}): Chunk[] {
+export function chunkLines(lines: readonly string[], options: LineChunkOptions = {}): LineChunk[] {
   const markdown = options.markdown ?? true;
   const maxWords = Math.max(1, options.maxWords ?? DEFAULT_MAX_CHUNK_WORDS);
   const wordsOf = lines.map(countWords);
   const blocks = toBlocks(lines, markdown, wordsOf);
-  const chunks: Chunk[] = [];
+  const chunks: LineChunk[] = [];
   const stack: Array<{ level: number; title: string }> = [];
   let headingPath = '';
   let start = -1;

@@ -1,5 +1,11 @@
 import { toString as mdastToString } from 'mdast-util-to-string';
-import type { OutlineScan, RawHeading } from './headings.js';
+import {
+  REMARK_DOCUMENT_CHARS,
+  REMARK_HEADING_CHARS,
+  REMARK_HEADINGS_TOTAL_CHARS,
+  remarkAffordable,
+} from './budget.js';
+import type { BlockRange, OutlineScan, RawHeading } from './headings.js';
 import { parseMdast, remarkHeadingText } from './remark.js';
 
 /*
@@ -33,7 +39,14 @@ const C_LBRACKET = 91;
 class Block {
   k: number;
   parent: Block | null;
+  /** The open last child (the next block down the open chain), or null. */
+  openChild: Block | null = null;
+  /** Blocks above this one (0 for the document). */
+  depth: number;
   hasChild = false;
+  /** First and last line of a code block or table (recorded when it closes). */
+  rangeStart = 0;
+  rangeEnd = 0;
   // list items and lists
   markerOffset = 0;
   padding = 0;
@@ -60,10 +73,13 @@ class Block {
   constructor(k: number, parent: Block | null) {
     this.k = k;
     this.parent = parent;
+    this.depth = parent ? parent.depth + 1 : 0;
   }
 }
 
-class Unsure extends Error {}
+/** Thrown where the scanner stops; one value, as an Error's stack trace costs per throw. */
+class Unsure {}
+const UNSURE = new Unsure();
 
 function canContain(parent: number, child: number): boolean {
   switch (parent) {
@@ -119,6 +135,18 @@ function test(re: RegExp, s: string, at: number): RegExpExecArray | null {
 
 const isSpaceOrTab = (c: number) => c === C_SPACE || c === C_TAB;
 
+/** True when `s` holds only spaces and tabs from `from` on. */
+function blankFrom(s: string, from: number): boolean {
+  for (let i = from; i < s.length; i++) if (!isSpaceOrTab(s.charCodeAt(i))) return false;
+  return true;
+}
+
+/**
+ * Most blocks open inside one another. Deeper container starts are read as text: CommonMark
+ * sets no limit, but each line costs its depth, and remark overflows its stack near 4,000.
+ */
+export const MAX_NESTING = 32;
+
 function isAsciiPunct(c: number): boolean {
   return (
     (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)
@@ -164,13 +192,23 @@ interface Run {
   removed: boolean;
 }
 
+/**
+ * Runs an opener is looked for among, when a heading has more than {@link MAX_EXACT_RUNS}
+ * delimiter runs: micromark looks back without bound, which is quadratic on adversarial text.
+ */
+const RUN_LOOKBACK = 32;
+/** Delimiter runs up to which emphasis is resolved exactly as micromark does. */
+const MAX_EXACT_RUNS = 200;
+
 /** Pairs emphasis delimiter runs in order; consumed characters leave `len`. */
 function resolveRuns(runs: Run[]): void {
+  const bounded = runs.length > MAX_EXACT_RUNS;
   for (let i = 0; i < runs.length; i++) {
     const c = runs[i]!;
     if (!c.close) continue;
     let j = i - 1;
-    while (c.len > 0 && j >= 0) {
+    const stop = bounded ? Math.max(0, i - RUN_LOOKBACK) : 0;
+    while (c.len > 0 && j >= stop) {
       const o = runs[j]!;
       if (o.removed || o.len === 0 || !o.open || o.marker !== c.marker) {
         j--;
@@ -194,20 +232,67 @@ function resolveRuns(runs: Run[]): void {
   }
 }
 
+/** Characters {@link simpleInlineText} looks at: `\\`, backtick, `*`, `_`, `~`, `&`, brackets, NUL. */
+function inlineSpecial(c: number): boolean {
+  return (
+    c === 92 ||
+    c === 96 ||
+    c === 42 ||
+    c === 95 ||
+    c === 126 ||
+    c === 38 ||
+    c === 91 ||
+    c === 93 ||
+    c === 0 ||
+    c === 60
+  );
+}
+
+/**
+ * Finds code span closers in linear time: for each run length, the start offsets of the
+ * maximal backtick runs of that length, consumed in order as the opener moves forward.
+ */
+class BacktickRuns {
+  private readonly byLen = new Map<number, { starts: number[]; next: number }>();
+  constructor(s: string) {
+    let i = s.indexOf('`');
+    while (i !== -1) {
+      let e = i;
+      while (e < s.length && s.charCodeAt(e) === 96) e++;
+      let list = this.byLen.get(e - i);
+      if (!list) {
+        list = { starts: [], next: 0 };
+        this.byLen.set(e - i, list);
+      }
+      list.starts.push(i);
+      i = s.indexOf('`', e);
+    }
+  }
+  /** Start of the first maximal run of exactly `len` backticks at or after `from`, or -1. */
+  find(len: number, from: number): number {
+    const list = this.byLen.get(len);
+    if (!list) return -1;
+    while (list.next < list.starts.length && list.starts[list.next]! < from) list.next++;
+    return list.next < list.starts.length ? list.starts[list.next]! : -1;
+  }
+}
+
 /**
  * Inline text of a one-line heading content without the constructs that need a full inline
  * parse: backslash escapes, code spans and `*`/`_` emphasis are resolved as micromark does;
  * null is returned when links, images, HTML, autolinks, entities, strikethrough or NUL could
- * be involved (the caller then asks remark).
+ * be involved (the caller then asks remark). With `tolerant`, those constructs are kept as
+ * literal text instead (an approximation, used where remark would be too slow to ask).
  */
-export function simpleInlineText(raw: string): string | null {
+export function simpleInlineText(raw: string, tolerant = false): string | null {
   let start = 0;
   let end = raw.length;
   while (start < end && isSpaceOrTab(raw.charCodeAt(start))) start++;
   while (end > start && isSpaceOrTab(raw.charCodeAt(end - 1))) end--;
   const s = raw.slice(start, end);
-  if (s.includes('<')) return null;
+  if (!tolerant && s.includes('<')) return null;
   const n = s.length;
+  let ticks: BacktickRuns | null = null;
   const pieces: Array<string | Run> = [];
   const runs: Run[] = [];
   let out = '';
@@ -229,19 +314,8 @@ export function simpleInlineText(raw: string): string | null {
       let m = i;
       while (m < n && s.charCodeAt(m) === 96) m++;
       const len = m - i;
-      let j = m;
-      let close = -1;
-      while (j < n) {
-        const k = s.indexOf('`', j);
-        if (k === -1) break;
-        let e = k;
-        while (e < n && s.charCodeAt(e) === 96) e++;
-        if (e - k === len) {
-          close = k;
-          break;
-        }
-        j = e;
-      }
+      ticks ??= new BacktickRuns(s);
+      const close = ticks.find(len, m);
       if (close === -1) {
         out += s.slice(i, m);
         i = m;
@@ -292,25 +366,58 @@ export function simpleInlineText(raw: string): string | null {
         while (e < n && s.charCodeAt(e) === c) e++;
         const before = i > 0 ? s.charCodeAt(i - 1) : 32;
         const after = e < n ? s.charCodeAt(e) : 32;
-        if (!(isSpaceOrTab(before) && isSpaceOrTab(after))) return null;
+        if (!tolerant && !(isSpaceOrTab(before) && isSpaceOrTab(after))) return null;
         out += s.slice(i, e);
         i = e;
         continue;
       }
-      case 38: // &
-        if (RE_ENTITY.test(s.slice(i, i + 40))) return null;
+      case 38: {
+        // &
+        if (!tolerant) {
+          if (RE_ENTITY.test(s.slice(i, i + 40))) return null;
+          break;
+        }
+        const entity = decodeEntity(s, i);
+        if (entity) {
+          out += entity.text;
+          i = entity.end;
+          continue;
+        }
         break;
+      }
       case 91: // [
       case 93: // ]
       case 0:
-        return null;
+        if (!tolerant) return null;
+        if (c === 91) {
+          const image = i > 0 && s.charCodeAt(i - 1) === 33 && out.endsWith('!');
+          const link = simpleLink(s, i);
+          if (link) {
+            if (image) out = out.slice(0, -1);
+            out += simpleInlineText(link.label, true) ?? link.label;
+            i = link.end;
+            continue;
+          }
+        }
     }
-    out += s[i];
-    i++;
+    if (tolerant && c === 60) {
+      // <scheme:...> or <user@host> autolink: its text is what is inside
+      const m = RE_AUTOLINK.exec(s.slice(i, i + 2048));
+      if (m) {
+        out += m[1];
+        i += m[0].length;
+        continue;
+      }
+    }
+    // this character and the plain ones after it, in one slice
+    let j = i + 1;
+    while (j < n && !inlineSpecial(s.charCodeAt(j))) j++;
+    out += s.slice(i, j);
+    i = j;
   }
   if (runs.length === 0) return out;
   // GFM autolink literals may swallow delimiter characters into a URL or e-mail address
-  if (/www\.|:\/\/|@/i.test(s)) return null;
+  if (!tolerant && /www\.|:\/\/|@/i.test(s)) return null;
   pieces.push(out);
   resolveRuns(runs);
   let text = '';
@@ -318,6 +425,74 @@ export function simpleInlineText(raw: string): string | null {
     text += typeof p === 'string' ? p : String.fromCharCode(p.marker).repeat(p.len);
   return text;
 }
+
+/**
+ * The content of an ATX heading line after its opening sequence, without the optional closing
+ * sequence (a run of `#` that is the whole content or follows a space or tab). Linear, unlike
+ * the equivalent regular expressions on long runs of spaces.
+ */
+export function atxContent(s: string): string {
+  let e = s.length;
+  while (e > 0 && isSpaceOrTab(s.charCodeAt(e - 1))) e--;
+  let k = e;
+  while (k > 0 && s.charCodeAt(k - 1) === 35) k--;
+  if (k === e) return s;
+  let b = k;
+  while (b > 0 && isSpaceOrTab(s.charCodeAt(b - 1))) b--;
+  if (b === 0) return '';
+  return b < k ? s.slice(0, b) : s;
+}
+
+const RE_AUTOLINK =
+  /^<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)>/;
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00A0',
+  copy: '\u00A9',
+  reg: '\u00AE',
+  trade: '\u2122',
+  hellip: '\u2026',
+  mdash: '\u2014',
+  ndash: '\u2013',
+  larr: '\u2190',
+  rarr: '\u2192',
+};
+
+/** A numeric or common named character reference at `i`, decoded; null otherwise. */
+function decodeEntity(s: string, i: number): { text: string; end: number } | null {
+  const m = RE_ENTITY.exec(s.slice(i, i + 40));
+  if (!m) return null;
+  const body = m[0].slice(1, -1);
+  let text: string | undefined;
+  if (body.startsWith('#')) {
+    const code =
+      body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : Number(body.slice(1));
+    text =
+      code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+        ? '\uFFFD'
+        : String.fromCodePoint(code);
+  } else {
+    text = NAMED_ENTITIES[body];
+  }
+  return text === undefined ? null : { text, end: i + m[0].length };
+}
+
+/**
+ * An inline link `[label](destination "title")` at `i` in its simplest form (no brackets,
+ * backslashes or backticks in the label, no spaces or parentheses in the destination), as the
+ * approximation of {@link simpleInlineText} reads it; null for anything else.
+ */
+function simpleLink(s: string, i: number): { label: string; end: number } | null {
+  const m = RE_SIMPLE_LINK.exec(s.slice(i, i + 4096));
+  return m ? { label: m[1]!, end: i + m[0].length } : null;
+}
+
+const RE_SIMPLE_LINK =
+  /^\[([^[\]\\`\n]*)\]\([ \t]*(?:<[^<>\n\\]*>|[^\s()<>\\]+)?(?:[ \t]+(?:"[^"\n\\]*"|'[^'\n\\]*'))?[ \t]*\)/;
 
 const RE_ENTITY = /^&(?:#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)/;
 
@@ -513,14 +688,28 @@ function delimiterRowSize(s: string, from: number): number {
 }
 
 /** The outcome of scanning from some line: finished, or stopped where it was unsure. */
+/** The outcome of scanning from some line: finished, or stopped where it was unsure. */
 export type ScanStep =
-  | { done: true; headings: RawHeading[]; frontMatter: OutlineScan['frontMatter'] }
+  | {
+      done: true;
+      headings: RawHeading[];
+      frontMatter: OutlineScan['frontMatter'];
+      blocks: BlockRange[];
+      /** True when a bound was applied (see {@link ScanOptions.lenientUntil}, nesting). */
+      inexact: boolean;
+    }
   | {
       done: false;
       /** Headings found before `cleanLine` (all of them certain). */
       headings: RawHeading[];
       frontMatter: OutlineScan['frontMatter'];
-      /** True when the whole document needs remark (NUL, a lone CR, unclosed front matter). */
+      /** Code blocks and tables that ended before `cleanLine`. */
+      blocks: BlockRange[];
+      inexact: boolean;
+      /**
+       * True when a heading's text needs link definitions from elsewhere in the document,
+       * so only a parse of the whole document can decide it.
+       */
       global: boolean;
       /** Last line before the unsure one at which no block was open: a fresh parser state. */
       cleanLine: number;
@@ -530,54 +719,106 @@ export type ScanStep =
       unsureLine: number;
     };
 
+/** Options of {@link scanFrom}. */
+export interface ScanOptions {
+  /**
+   * Decide every construct up to this line (and on to the next line at which no block is
+   * open) by the reference algorithm, where micromark may differ, instead of stopping: the
+   * caller found remark too slow for that stretch. `Infinity` scans the whole text this way.
+   */
+  lenientUntil?: number;
+  /**
+   * Facts about the whole text from {@link textFacts}, when the caller scans one text several
+   * times (finding them costs a pass over the text). The text must then have no NUL.
+   */
+  facts?: TextFacts;
+}
+
+/** What a scan needs to know about the whole text before it starts. */
+export interface TextFacts {
+  /** The text has `]:`, so it may hold link reference definitions or footnotes. */
+  hasDefinitions: boolean;
+  /** The text has a CR not followed by LF. */
+  loneCr: boolean;
+  /**
+   * Characters of heading sources remark may still be given for their inline text, over all
+   * scans of the text (remark costs tens of microseconds per heading; see
+   * `REMARK_HEADINGS_TOTAL_CHARS`).
+   */
+  headingBudget: number;
+}
+
+/** The {@link TextFacts} of `text`, in one pass. */
+export function textFacts(text: string): TextFacts {
+  return {
+    hasDefinitions: text.includes(']:'),
+    loneCr: /\r(?!\n)/.test(text),
+    headingBudget: REMARK_HEADINGS_TOTAL_CHARS,
+  };
+}
+
+/** Replaces NUL by U+FFFD as CommonMark (and micromark) do; offsets stay the same. */
+export function replaceNul(text: string): string {
+  return text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
+}
+
 /**
  * Scans `text` from offset `pos` (the start of line `line`) with a fresh parser state, as if
  * the document began there (front matter is only looked for at offset 0). Stops at the first
  * construct it does not model exactly and reports the last clean line before it, so a caller
- * can let remark decide a window of the document and resume after it. `checked` skips the
- * whole-text checks for NUL and lone CR (already done for this text).
+ * can let remark decide a window of the document and resume after it. Lines end at `\n`,
+ * `\r\n` or a lone `\r`; NUL reads as U+FFFD. Linear in the length of the text.
  */
-export function scanFrom(text: string, pos = 0, line = 1, checked = false): ScanStep {
-  const global = (): ScanStep => ({
-    done: false,
-    headings: [],
-    frontMatter: null,
-    global: true,
-    cleanLine: 1,
-    cleanPos: 0,
-    unsureLine: 1,
-  });
-  if (!checked) {
-    if (text.includes('\0')) return global();
-    let cr = text.indexOf('\r');
-    while (cr !== -1) {
-      if (text.charCodeAt(cr + 1) !== 10) return global();
-      cr = text.indexOf('\r', cr + 2);
-    }
-  }
-  const scanner = new Scanner(text);
-  return scanner.run(pos, line - 1) ?? global();
+export function scanFrom(text: string, pos = 0, line = 1, options: ScanOptions = {}): ScanStep {
+  const clean = options.facts ? text : replaceNul(text);
+  const scanner = new Scanner(clean, options.lenientUntil ?? -1, options.facts ?? textFacts(clean));
+  return scanner.run(pos, line - 1);
 }
 
 /**
- * Scans `text` for its top-level headings and YAML front matter, or returns null when the
- * document holds a construct the scanner does not model exactly (the caller then parses it
- * with remark). `text` must not start with a BOM.
+ * Scans `text` for its top-level headings, YAML front matter, code blocks and tables, or
+ * returns null when the document holds a construct the scanner does not model exactly (the
+ * caller then parses it with remark). `text` must not start with a BOM.
  */
 export function scanOutline(text: string): OutlineScan | null {
   const step = scanFrom(text);
-  return step.done ? { headings: step.headings, frontMatter: step.frontMatter } : null;
+  return step.done
+    ? { headings: step.headings, frontMatter: step.frontMatter, blocks: step.blocks }
+    : null;
+}
+
+/** Most characters of heading sources given to remark in one parse. */
+const HEADING_BATCH_CHARS = 32 * 1024;
+
+/** Text of a heading the scanner decides without remark (links, HTML and entities literal). */
+function approximateHeadingText(source: string, content: string | null): string {
+  if (content !== null) return simpleInlineText(content, true) ?? content;
+  // setext: the paragraph lines without the underline, joined as remark joins them
+  const lines = source.split(/\r\n|\r|\n/);
+  lines.pop();
+  return simpleInlineText(lines.map((l) => l.trim()).join('\n'), true) ?? '';
 }
 
 class Scanner {
   private readonly text: string;
+  private readonly facts: TextFacts;
   private readonly hasDefinitions: boolean;
+  /** The text has a lone CR line ending (rare: lines are then cut character by character). */
+  private readonly loneCr: boolean;
   private readonly headings: RawHeading[] = [];
+  private readonly blocks: BlockRange[] = [];
   private readonly doc = new Block(DOC, null);
   private tip: Block = this.doc;
   private oldtip: Block = this.doc;
   private lastMatchedContainer: Block = this.doc;
   private allClosed = true;
+  /** Deciding by the reference algorithm where micromark may differ (see ScanOptions). */
+  private lenient: boolean;
+  private readonly lenientUntil: number;
+  /** Block quotes and list items never open (after an unclosed front matter fence). */
+  private noContainers = false;
+  /** Some bound was applied: nesting cut, a lenient decision, an approximated heading. */
+  private inexact = false;
   // current line state
   private ln = '';
   private lineNo = 0;
@@ -597,32 +838,44 @@ class Scanner {
   private interrupt = false;
   /** Some open container did not continue and no new container has started on this line. */
   private lazyLine = false;
+  /** Last offset of the line holding a character other than `*_-`, space, tab (-2: unknown). */
+  private lastOther = -2;
   /** Paragraphs that may hold link reference definitions, in document order. */
   private readonly defParas: string[] = [];
+  /** Headings whose text waits for one remark parse with other headings. */
+  private deferred: Array<{ index: number; source: string; content: string | null }> = [];
   /** Headings whose text waits for the document's definitions. */
-  private readonly pending: Array<{ index: number; source: string }> = [];
-  /** Start offsets (in `text`) of each line, 1-based index. */
-  private readonly lineStarts: number[] = [0, 0];
+  private readonly pending: Array<{ index: number; source: string; content: string | null }> = [];
+  /** Start offsets (in `text`) of each line scanned, by line number less `lineBase`. */
+  private readonly lineStarts: number[] = [];
+  /** The line number before the first line scanned. */
+  private lineBase = 0;
 
-  constructor(text: string) {
+  constructor(text: string, lenientUntil: number, facts: TextFacts) {
     this.text = text;
-    this.hasDefinitions = text.includes(']:');
+    this.facts = facts;
+    this.hasDefinitions = facts.hasDefinitions;
+    this.loneCr = facts.loneCr;
+    this.lenientUntil = lenientUntil;
+    this.lenient = lenientUntil >= 0;
   }
 
-  /** Runs from `start` (after line `lineNo`); null when the whole document needs remark. */
-  run(start: number, lineNo: number): ScanStep | null {
+  /** Runs from `start` (after line `lineNo`). */
+  run(start: number, lineNo: number): ScanStep {
     const text = this.text;
     const n = text.length;
     let pos = start;
     let frontMatter: OutlineScan['frontMatter'] = null;
     // YAML front matter: `---` on line 1 up to the next `---` line (both may carry trailing
-    // spaces or tabs), as micromark-extension-frontmatter recognises it.
+    // spaces or tabs), as micromark-extension-frontmatter recognises it. Without a closing
+    // line there is none, and line 1 is read as a thematic break.
     if (start === 0 && text.startsWith('---')) {
       const first = this.rawLine(0);
       if (first.end < n && /^---[ \t]*$/.test(first.line)) {
         let p = first.next;
         let ln = 1;
-        while (p < n || (p === n && text.charCodeAt(n - 1) === 10)) {
+        const last = text.charCodeAt(n - 1);
+        while (p < n || (p === n && (last === 10 || last === 13))) {
           const l = this.rawLine(p);
           ln++;
           if (/^---[ \t]*$/.test(l.line)) {
@@ -634,28 +887,43 @@ class Scanner {
           if (l.next >= n) break;
           p = l.next;
         }
-        // remark-frontmatter leaves the parser in an odd state after an unclosed opening
-        // fence (list items after it are not recognised); let remark decide such documents.
-        if (!frontMatter) return null;
+        // micromark-extension-frontmatter, having tried and failed, leaves micromark unable to
+        // open block quotes and list items for the rest of the document: do as remark does
+        if (!frontMatter) this.noContainers = true;
       }
     }
     this.lineNo = lineNo;
+    this.lineBase = lineNo;
+    this.lineStarts.push(pos);
     let cleanLine = lineNo + 1;
     let cleanPos = pos;
     let cleanCount = 0;
+    let cleanBlocks = 0;
     const footnotes = this.hasDefinitions;
+    let prevBlank = false;
     try {
       while (pos < n) {
         const l = this.rawLine(pos);
         this.lineNo++;
-        this.lineStarts[this.lineNo] = pos;
+        this.lineStarts[this.lineNo - this.lineBase] = pos;
         if (this.tip === this.doc) {
           cleanLine = this.lineNo;
           cleanPos = pos;
           cleanCount = this.headings.length;
+          cleanBlocks = this.blocks.length;
+          if (this.lenient && this.lineNo > this.lenientUntil) this.lenient = false;
         }
+        const blank = blankFrom(l.line, 0);
+        // A blank line after a blank line changes nothing: the first one closed what a blank
+        // line closes, and every block still open continues through blank lines. Skipping it
+        // keeps a run of blank lines inside deep nesting from costing its depth per line.
+        if (blank && prevBlank) {
+          pos = l.next;
+          continue;
+        }
+        prevBlank = blank;
         // a GFM footnote definition is a container the scanner does not model
-        if (footnotes && l.line.includes('[^')) throw new Unsure();
+        if (footnotes && l.line.includes('[^')) this.unsure();
         this.incorporateLine(l.line, pos);
         pos = l.next;
       }
@@ -664,27 +932,91 @@ class Scanner {
       while (this.tip !== this.doc) this.finalize(this.tip, true);
     } catch (e) {
       if (!(e instanceof Unsure)) throw e;
-      // definitions in windows remark decides would be missed: remark must see everything
-      if (this.pending.some((p) => p.index < cleanCount)) return null;
+      const resolved = this.resolveDeferred(cleanCount);
       return {
         done: false,
         headings: this.headings.slice(0, cleanCount),
         frontMatter,
-        global: false,
+        blocks: this.blocks.slice(0, cleanBlocks),
+        inexact: this.inexact,
+        // definitions in windows remark decides would be missed: remark must see everything
+        global: !resolved || this.pending.some((p) => p.index < cleanCount),
         cleanLine,
         cleanPos,
         unsureLine: this.lineNo,
       };
     }
+    const resolved = this.resolveDeferred(this.headings.length);
     // pending headings need every definition of the document: only a scan from the start
     // has seen them all
-    if (this.pending.length > 0 && (start !== 0 || !this.resolvePending())) return null;
-    return { done: true, headings: this.headings, frontMatter };
+    if (!resolved || (this.pending.length > 0 && !(start === 0 && this.resolvePending()))) {
+      if (this.lenientUntil !== Infinity) {
+        return {
+          done: false,
+          headings: [],
+          frontMatter,
+          blocks: [],
+          inexact: this.inexact,
+          global: true,
+          cleanLine: 1,
+          cleanPos: 0,
+          unsureLine: 1,
+        };
+      }
+      this.inexact = true;
+      for (const p of this.pending) {
+        this.headings[p.index]!.text = approximateHeadingText(p.source, p.content);
+      }
+    }
+    return {
+      done: true,
+      headings: this.headings,
+      frontMatter,
+      blocks: this.blocks,
+      inexact: this.inexact,
+    };
+  }
+
+  /**
+   * Gives the deferred headings before `upto` their text from remark, many headings to a
+   * parse (one parse per heading cost a millisecond each: a page of 100,000 headings with a
+   * link each took a minute). False when remark reads some heading's source as anything but
+   * one heading, in a strict scan; a lenient one approximates that heading's text instead.
+   */
+  private resolveDeferred(upto: number): boolean {
+    const todo = this.deferred.filter((d) => d.index < upto);
+    this.deferred = this.deferred.filter((d) => d.index >= upto);
+    let ok = true;
+    for (let i = 0; i < todo.length; ) {
+      let j = i;
+      let size = 0;
+      while (j < todo.length && (j === i || size + todo[j]!.source.length <= HEADING_BATCH_CHARS)) {
+        size += todo[j]!.source.length + 2;
+        j++;
+      }
+      const group = todo.slice(i, j);
+      const tree = parseMdast(group.map((d) => d.source).join('\n\n'));
+      const batched =
+        tree.children.length === group.length && tree.children.every((n) => n.type === 'heading');
+      for (let k = 0; k < group.length; k++) {
+        const d = group[k]!;
+        let text = batched ? mdastToString(tree.children[k]!) : remarkHeadingText(d.source);
+        if (text === null) {
+          if (!this.lenient) ok = false;
+          this.inexact = true;
+          text = approximateHeadingText(d.source, d.content);
+        }
+        this.headings[d.index]!.text = text;
+      }
+      i = j;
+    }
+    return ok;
   }
 
   /** Gives pending headings their text from one remark parse with all definition paragraphs. */
   private resolvePending(): boolean {
     const src = `${this.pending.map((p) => p.source).join('\n\n')}\n\n${this.defParas.join('\n\n')}\n`;
+    if (!remarkAffordable(src, REMARK_DOCUMENT_CHARS)) return false;
     const tree = parseMdast(src);
     for (let i = 0; i < this.pending.length; i++) {
       const node = tree.children[i];
@@ -696,6 +1028,20 @@ class Scanner {
 
   private rawLine(pos: number): { line: string; end: number; next: number } {
     const text = this.text;
+    if (this.loneCr) {
+      let i = pos;
+      const n = text.length;
+      while (i < n) {
+        const c = text.charCodeAt(i);
+        if (c === 10) return { line: text.slice(pos, i), end: i, next: i + 1 };
+        if (c === 13) {
+          const next = text.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
+          return { line: text.slice(pos, i), end: i, next };
+        }
+        i++;
+      }
+      return { line: text.slice(pos), end: n, next: n + 1 };
+    }
     let nl = text.indexOf('\n', pos);
     if (nl === -1) nl = text.length;
     let end = nl;
@@ -772,6 +1118,7 @@ class Scanner {
     while (!canContain(this.tip.k, k)) this.finalize(this.tip, false);
     const b = new Block(k, this.tip);
     this.tip.hasChild = true;
+    this.tip.openChild = b;
     this.tip = b;
     return b;
   }
@@ -780,10 +1127,11 @@ class Scanner {
     if (block.k === PARA && block.maybeDef && !atEof && !this.blank) {
       // A paragraph that may hold a link reference definition was cut short by another block:
       // micromark may let the definition run on into that line, the reference algorithm not.
-      throw new Unsure();
+      this.unsure();
     }
     if (block.defLines) this.defParas.push(block.defLines.join('\n'));
-    this.tip = block.parent!;
+    if (block.k === FENCE || block.k === ICODE || block.k === TABLE) this.recordBlock(block);
+    this.up(block.parent!);
   }
 
   private closeUnmatchedBlocks(): void {
@@ -797,12 +1145,48 @@ class Scanner {
     }
   }
 
-  private lastChildOpen(container: Block): Block | null {
-    // the open chain is tip -> parent -> ...; the open last child of `container` is the block
-    // on that chain whose parent is `container`.
-    let b: Block | null = this.tip;
-    while (b && b.parent !== container) b = b.parent;
-    return b && b !== container ? b : null;
+  /**
+   * True when the line holds only `*`, `_`, `-`, spaces and tabs from `at` on. Found once per
+   * line, so nested containers on one long line do not each scan the rest of it.
+   */
+  private onlyBreakCharsFrom(at: number): boolean {
+    if (this.lastOther === -2) {
+      const ln = this.ln;
+      let i = ln.length - 1;
+      for (; i >= 0; i--) {
+        const c = ln.charCodeAt(i);
+        if (c !== 42 && c !== 95 && c !== 45 && c !== C_SPACE && c !== C_TAB) break;
+      }
+      this.lastOther = i;
+    }
+    return this.lastOther < at;
+  }
+
+  /** True when `extra` more blocks may open inside `container`; notes the cut otherwise. */
+  private deepEnough(container: Block, extra: number): boolean {
+    if (container.depth + extra <= MAX_NESTING) return true;
+    this.inexact = true;
+    return false;
+  }
+
+  /** Goes on where the reference algorithm and micromark may differ, or gives up. */
+  private unsure(): void {
+    if (!this.lenient) throw UNSURE;
+    this.inexact = true;
+  }
+
+  private recordBlock(b: Block): void {
+    this.blocks.push({
+      kind: b.k === TABLE ? 'table' : 'code',
+      startLine: b.rangeStart,
+      endLine: b.rangeEnd,
+    });
+  }
+
+  /** Makes `b` (an ancestor of the tip, or the tip) the innermost open block. */
+  private up(b: Block): void {
+    b.openChild = null;
+    this.tip = b;
   }
 
   // ---- continuation of open blocks ----
@@ -841,6 +1225,7 @@ class Scanner {
           test(RE_FENCE_CLOSE, ln, this.nextNonspace) &&
           RE_FENCE_CLOSE.lastIndex - this.nextNonspace >= b.flen
         ) {
+          b.rangeEnd = this.lineNo;
           this.finalize(b, false);
           return 2;
         }
@@ -875,7 +1260,7 @@ class Scanner {
     const c = this.peek(this.nextNonspace);
     if (!this.indented) {
       // block quote
-      if (c === C_GT) {
+      if (c === C_GT && !this.noContainers && this.deepEnough(container, 1)) {
         this.advanceNextNonspace();
         this.advanceOffset(1, false);
         if (isSpaceOrTab(this.peek(this.offset))) this.advanceOffset(1, true);
@@ -892,10 +1277,7 @@ class Scanner {
         this.advanceOffset(markEnd - this.nextNonspace, false);
         this.closeUnmatchedBlocks();
         const h = this.addChild(CLOSED_LEAF);
-        const content = ln
-          .slice(this.offset)
-          .replace(/^[ \t]*#+[ \t]*$/, '')
-          .replace(/[ \t]+#+[ \t]*$/, '');
+        const content = atxContent(ln.slice(this.offset));
         if (h.parent === this.doc) {
           this.record(level, content, this.lineNo, this.lineNo);
         }
@@ -908,6 +1290,8 @@ class Scanner {
         const len = RE_FENCE_OPEN.lastIndex - this.nextNonspace;
         this.closeUnmatchedBlocks();
         const f = this.addChild(FENCE);
+        f.rangeStart = this.lineNo;
+        f.rangeEnd = this.lineNo;
         f.fch = c;
         f.flen = len;
         f.foff = this.indent;
@@ -925,7 +1309,7 @@ class Scanner {
               : container.k !== PARA && completeTagLine(ln, this.nextNonspace)
           ) {
             // micromark keeps a type 7 block that cuts a lazy line inside the container
-            if (t === 7 && !this.allClosed && this.tip.k === PARA) throw new Unsure();
+            if (t === 7 && !this.allClosed && this.tip.k === PARA) this.unsure();
             this.closeUnmatchedBlocks();
             const h = this.addChild(HTML);
             h.htype = t;
@@ -941,28 +1325,32 @@ class Scanner {
       ) {
         this.closeUnmatchedBlocks();
         const para = container;
-        if (para.maybeDef) throw new Unsure();
+        if (para.maybeDef) this.unsure();
         const level = c === 61 ? 1 : 2;
         if (para.parent === this.doc) this.recordSetext(para, level);
         // replace the paragraph by a closed heading
-        this.tip = para.parent!;
+        this.up(para.parent!);
         const h = this.addChild(CLOSED_LEAF);
-        this.tip = h.parent!;
+        this.up(h.parent!);
         this.offset = ln.length;
         return 2;
       }
       // thematic break
-      if ((c === 42 || c === 95 || c === 45) && test(RE_THEMATIC, ln, this.nextNonspace)) {
+      if (
+        (c === 42 || c === 95 || c === 45) &&
+        this.onlyBreakCharsFrom(this.nextNonspace) &&
+        test(RE_THEMATIC, ln, this.nextNonspace)
+      ) {
         this.closeUnmatchedBlocks();
         const h = this.addChild(CLOSED_LEAF);
-        this.tip = h.parent!;
+        this.up(h.parent!);
         this.offset = ln.length;
         return 2;
       }
     }
     // list item
-    if (!this.indented || container.k === LIST) {
-      if (this.listItemStart()) return 1;
+    if ((!this.indented || container.k === LIST) && !this.noContainers) {
+      if (this.listItemStart(container)) return 1;
     }
     // GFM table: the paragraph's last line becomes the head row
     if (!this.indented && container.k === PARA && (c === 124 || c === 45 || c === 58)) {
@@ -973,13 +1361,15 @@ class Scanner {
       this.advanceOffset(4, true);
       this.closeUnmatchedBlocks();
       const code = this.addChild(ICODE);
+      code.rangeStart = this.lineNo;
+      code.rangeEnd = this.lineNo;
       code.oneLine = this.lazyLine;
       return 2;
     }
     return 0;
   }
 
-  private listItemStart(): boolean {
+  private listItemStart(container: Block): boolean {
     const ln = this.ln;
     if (this.indent >= 4) return false;
     const at = this.nextNonspace;
@@ -998,7 +1388,8 @@ class Scanner {
     }
     const nextc = this.peek(at + markerLen);
     if (!(nextc === -1 || nextc === C_TAB || nextc === C_SPACE)) return false;
-    if (this.interrupt && !/[^ \t]/.test(ln.slice(at + markerLen))) return false;
+    if (this.interrupt && blankFrom(ln, at + markerLen)) return false;
+    if (!this.deepEnough(container, 2)) return false;
     // a match
     this.advanceNextNonspace();
     this.advanceOffset(markerLen, true);
@@ -1036,22 +1427,22 @@ class Scanner {
     const ln = this.ln;
     const size = delimiterRowSize(ln, this.nextNonspace);
     if (size < 0) return false;
-    if (para.lastLazy || para.lastIndent >= 4) throw new Unsure();
+    if (para.lastLazy || para.lastIndent >= 4) this.unsure();
     const head = this.lineText(para.lastLine);
     if (headRowSize(head, para.lastStart) !== size) return false;
     // the lines before the head row stay a paragraph (closed here); head + delimiter = table
-    if (para.lines > 1) {
-      if (para.maybeDef) throw new Unsure();
-    }
+    if (para.lines > 1 && para.maybeDef) this.unsure();
     this.closeUnmatchedBlocks();
-    this.tip = para.parent!;
-    this.addChild(TABLE);
+    this.up(para.parent!);
+    const table = this.addChild(TABLE);
+    table.rangeStart = para.lastLine;
+    table.rangeEnd = this.lineNo;
     this.offset = ln.length;
     return true;
   }
 
   private lineText(lineNo: number): string {
-    return this.rawLine(this.lineStarts[lineNo]!).line;
+    return this.rawLine(this.lineStarts[lineNo - this.lineBase]!).line;
   }
 
   // ---- one line ----
@@ -1064,11 +1455,12 @@ class Scanner {
     this.blank = false;
     this.partiallyConsumedTab = false;
     this.ln = ln;
+    this.lastOther = -2;
 
     // match open blocks, descending through open last children
     let failed: Block | null = null;
     for (;;) {
-      const child = this.lastChildOpen(container);
+      const child: Block | null = container.openChild;
       if (!child) break;
       container = child;
       this.findNextNonspace();
@@ -1121,6 +1513,10 @@ class Scanner {
     this.closeUnmatchedBlocks();
     const t = container.k;
     if (acceptsLines(t)) {
+      // a range ends at its last non-blank line
+      if ((t === FENCE || t === TABLE || t === ICODE) && !this.blank) {
+        container.rangeEnd = this.lineNo;
+      }
       if (t === PARA) this.addParaLine(container, false);
       else if (t === HTML && container.htype >= 1 && container.htype <= 5) {
         if (RE_HTML_CLOSE[container.htype]!.test(ln.slice(this.offset))) {
@@ -1173,17 +1569,25 @@ class Scanner {
 
   /** Inline text via remark on the heading's own source lines (top-level, so no prefixes). */
   private fullInlineText(line: number, endLine: number, content: string | null): string {
-    const start = this.lineStarts[line]!;
-    const end = this.rawLine(this.lineStarts[endLine]!).end;
+    const start = this.lineStarts[line - this.lineBase]!;
+    const end = this.rawLine(this.lineStarts[endLine - this.lineBase]!).end;
     const source = this.text.slice(start, end);
     if (this.hasDefinitions && (content === null || source.includes('[') || source.includes(']'))) {
       // a reference link may resolve against a definition anywhere in the document: decide
       // it at the end, with every definition paragraph in the same remark parse
-      this.pending.push({ index: this.headings.length, source });
+      this.pending.push({ index: this.headings.length, source, content });
       return '';
     }
-    const text = remarkHeadingText(source);
-    if (text === null) throw new Unsure();
-    return text;
+    if (
+      this.facts.headingBudget >= source.length &&
+      remarkAffordable(source, REMARK_HEADING_CHARS)
+    ) {
+      this.facts.headingBudget -= source.length;
+      // decided by remark later, together with other headings
+      this.deferred.push({ index: this.headings.length, source, content });
+      return '';
+    }
+    this.unsure();
+    return approximateHeadingText(source, content);
   }
 }

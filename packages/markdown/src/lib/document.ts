@@ -1,8 +1,17 @@
 import GithubSlugger, { slug as slugOf } from 'github-slugger';
 import { toString as mdastToString } from 'mdast-util-to-string';
-import type { OutlineScan } from './headings.js';
-import { parseMdast, remarkOutline } from './remark.js';
-import { scanFrom } from './scanner.js';
+import {
+  REMARK_DOCUMENT_CHARS,
+  REMARK_TOTAL_CHARS,
+  REMARK_WINDOW_CHARS,
+  remarkAffordable,
+} from './budget.js';
+import type { BlockRange, OutlineScan, RawHeading } from './headings.js';
+import { computeLineStarts } from './lines.js';
+import { blocksOf, parseMdast, remarkOutline } from './remark.js';
+import { atxContent, replaceNul, scanFrom, textFacts } from './scanner.js';
+
+export { computeLineStarts };
 
 /** One heading of a document and the section it opens. Lines are 1-based and inclusive. */
 export interface Section {
@@ -34,37 +43,14 @@ export interface DocModel {
   totalLines: number;
   sections: Section[];
   frontMatter: { startLine: number; endLine: number } | null;
+  /** Code blocks and tables at any depth, in document order. */
+  blocks: BlockRange[];
   /** `scanner`, `remark`, or `mixed` when remark decided some windows the scanner could not. */
   parser: ParserUsed;
+  /** False when a bound decided part of the outline (see {@link Outline.exact}). */
+  exact: boolean;
   /** Text of the first level-1 heading, else of the first heading, else null. */
   title: string | null;
-}
-
-/**
- * Line starts using CommonMark's line endings (`\n`, `\r\n` and a lone `\r`). A final line
- * break does not start another line: `"a\n"` has one line, `""` none.
- */
-export function computeLineStarts(text: string): number[] {
-  const starts: number[] = [];
-  const n = text.length;
-  if (n === 0) return starts;
-  starts.push(0);
-  if (!text.includes('\r')) {
-    let i = text.indexOf('\n');
-    while (i !== -1 && i + 1 < n) {
-      starts.push(i + 1);
-      i = text.indexOf('\n', i + 1);
-    }
-    return starts;
-  }
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) {
-      if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-      if (i + 1 < n) starts.push(i + 1);
-    }
-  }
-  return starts;
 }
 
 /** Offset just past the last character of `line` (1-based), before its line break. */
@@ -105,6 +91,19 @@ export function trimBlankTail(
 /** Which parser decided a document's outline. */
 export type ParserUsed = 'scanner' | 'remark' | 'mixed';
 
+/** An outline and how it was decided. */
+export interface Outline {
+  scan: OutlineScan;
+  /** `scanner`, `remark`, or `mixed` when remark decided some windows the scanner could not. */
+  parser: ParserUsed;
+  /**
+   * False when a bound decided part of it: nesting past `MAX_NESTING` read as text, or
+   * a stretch remark would have been too slow on decided by the scanner alone. Such an outline
+   * can differ from remark's; true means it is remark's exactly.
+   */
+  exact: boolean;
+}
+
 const SAFE_START = /^[A-Za-z#]/;
 
 /**
@@ -113,7 +112,9 @@ const SAFE_START = /^[A-Za-z#]/;
  * right after a blank line, at which remark's top-level blocks of the window have all ended
  * (so nothing before it can continue past it, and nothing after it can reach back). Windows
  * grow until such a boundary verifies or the document ends. Returns null when a heading of
- * the window might need a link definition from elsewhere (then remark must see it all).
+ * the window might need a link definition from elsewhere (then remark must see it all), and
+ * `{ tooHard }` (the window's last line) when the window would pass `maxChars` or is text
+ * remark is slow on.
  */
 function remarkWindow(
   text: string,
@@ -121,23 +122,31 @@ function remarkWindow(
   startLine: number,
   unsureLine: number,
   hasDefinitions: boolean,
-): { headings: OutlineScan['headings']; endLine: number } | null {
+  maxChars: number,
+  prefix: string,
+):
+  | { headings: OutlineScan['headings']; blocks: BlockRange[]; endLine: number; chars: number }
+  | null
+  | { tooHard: number } {
   const total = lineStarts.length;
   const lineAt = (l: number) =>
     text.slice(lineStarts[l - 1]!, lineEndOffset({ text, lineStarts }, l));
+  const startOffset = lineStarts[startLine - 1]!;
   let minEnd = Math.max(unsureLine + 1, startLine + 1);
   let span = 64;
   for (;;) {
     let c = minEnd;
     while (
       c <= total &&
-      !(c - startLine >= span && SAFE_START.test(lineAt(c)) && lineAt(c - 1).trim() === '')
+      !(c - startLine >= span && SAFE_START.test(lineAt(c)) && lineAt(c - 1).trim() === '') &&
+      lineStarts[c - 1]! - startOffset <= maxChars
     ) {
       c++;
     }
     const endOffset = c <= total ? lineStarts[c - 1]! : text.length;
-    // a leading blank line keeps a window that starts with `---` from reading as front matter
-    const tree = parseMdast(`\n${text.slice(lineStarts[startLine - 1]!, endOffset)}`);
+    const windowText = text.slice(startOffset, endOffset);
+    if (!remarkAffordable(windowText, maxChars)) return { tooHard: c - 1 };
+    const tree = parseMdast(prefix + windowText);
     const shift = startLine - 2;
     const lastWindowLine = c - 1;
     const ended = tree.children.every(
@@ -158,7 +167,12 @@ function remarkWindow(
         }
         headings.push({ level: node.depth, text: mdastToString(node), line, endLine });
       }
-      return { headings, endLine: Math.min(c, total + 1) };
+      return {
+        headings,
+        blocks: blocksOf(tree, prefix + windowText, shift),
+        endLine: Math.min(c, total + 1),
+        chars: windowText.length,
+      };
     }
     minEnd = c + 1;
     span *= 2;
@@ -167,32 +181,115 @@ function remarkWindow(
 
 /**
  * Finds the outline of `text`: the fast scanner where it is sure, remark for the windows it
- * is not (or for everything, with `forceRemark`). Either way the result is remark's.
+ * is not (or for everything, with `forceRemark`). Either way the result is remark's, except
+ * where a bound applies (see {@link Outline.exact}): remark is never given text it is slow
+ * on, so the time taken stays linear in the length of the text.
  */
-export function outlineOf(
-  text: string,
-  options: { forceRemark?: boolean } = {},
-): { scan: OutlineScan; parser: ParserUsed } {
-  if (options.forceRemark) return { scan: remarkOutline(text), parser: 'remark' };
-  let step = scanFrom(text);
-  if (step.done)
-    return { scan: { headings: step.headings, frontMatter: step.frontMatter }, parser: 'scanner' };
-  if (step.global) return { scan: remarkOutline(text), parser: 'remark' };
-  const lineStarts = computeLineStarts(text);
-  const hasDefinitions = text.includes(']:');
+export function outlineOf(text: string, options: { forceRemark?: boolean } = {}): Outline {
+  const clean = replaceNul(text);
+  if (options.forceRemark) return { scan: remarkOutline(clean), parser: 'remark', exact: true };
+  const facts = textFacts(clean);
+  const whole = (): Outline => {
+    if (remarkAffordable(clean, REMARK_DOCUMENT_CHARS)) {
+      return { scan: remarkOutline(clean), parser: 'remark', exact: true };
+    }
+    const all = scanFrom(clean, 0, 1, { lenientUntil: Number.POSITIVE_INFINITY, facts });
+    return {
+      scan: { headings: all.headings, frontMatter: all.frontMatter, blocks: all.blocks },
+      parser: 'scanner',
+      exact: false,
+    };
+  };
+  let step = scanFrom(clean, 0, 1, { facts });
+  if (step.done) {
+    return {
+      scan: { headings: step.headings, frontMatter: step.frontMatter, blocks: step.blocks },
+      parser: 'scanner',
+      exact: !step.inexact,
+    };
+  }
+  if (step.global) return whole();
+  const lineStarts = computeLineStarts(clean);
+  const hasDefinitions = facts.hasDefinitions;
   const frontMatter = step.frontMatter;
+  // A line before the window keeps a window that starts with `---` from reading as front
+  // matter. After an unclosed front matter fence (no `---` line anywhere), that line is such
+  // a fence again, so remark reads the window in the state it reads the document in.
+  const prefix = frontMatter === null && /^---[ \t]*[\r\n]/.test(clean) ? '---\n' : '\n';
   const headings = [...step.headings];
+  const blocks = [...step.blocks];
+  let inexact = step.inexact;
+  let usedRemark = false;
+  let budget = REMARK_TOTAL_CHARS;
   for (;;) {
-    const w = remarkWindow(text, lineStarts, step.cleanLine, step.unsureLine, hasDefinitions);
-    if (w === null) return { scan: remarkOutline(text), parser: 'remark' };
-    headings.push(...w.headings);
-    if (w.endLine > lineStarts.length) break;
-    step = scanFrom(text, lineStarts[w.endLine - 1]!, w.endLine, true);
-    if (!step.done && step.global) return { scan: remarkOutline(text), parser: 'remark' };
+    const w =
+      budget > 0
+        ? remarkWindow(
+            clean,
+            lineStarts,
+            step.cleanLine,
+            step.unsureLine,
+            hasDefinitions,
+            Math.min(REMARK_WINDOW_CHARS, budget),
+            prefix,
+          )
+        : { tooHard: Number.POSITIVE_INFINITY };
+    if (w === null) return whole();
+    if ('tooHard' in w) {
+      // the scanner decides the stretch remark would have had itself, by the reference
+      // algorithm (once remark's budget is spent, the rest of the document)
+      step = scanFrom(clean, step.cleanPos, step.cleanLine, {
+        lenientUntil: Math.max(step.unsureLine, w.tooHard),
+        facts,
+      });
+      inexact = true;
+    } else {
+      usedRemark = true;
+      budget -= w.chars;
+      headings.push(...w.headings);
+      blocks.push(...w.blocks);
+      if (w.endLine > lineStarts.length) break;
+      step = scanFrom(clean, lineStarts[w.endLine - 1]!, w.endLine, { facts });
+    }
+    if (!step.done && step.global) return whole();
     headings.push(...step.headings);
+    blocks.push(...step.blocks);
+    inexact ||= step.inexact;
     if (step.done) break;
   }
-  return { scan: { headings, frontMatter }, parser: 'mixed' };
+  return {
+    scan: { headings, frontMatter, blocks },
+    parser: usedRemark ? 'mixed' : 'scanner',
+    exact: !inexact,
+  };
+}
+
+/**
+ * The inline Markdown of a top-level heading as written: an ATX heading's content without
+ * its `#` sequences, or a setext heading's lines without the underline, trimmed and joined
+ * with a space. `lineStarts` are the text's (see {@link computeLineStarts}).
+ */
+export function headingSource(
+  text: string,
+  lineStarts: readonly number[],
+  heading: Pick<RawHeading, 'line' | 'endLine'>,
+): string {
+  const lineOf = (l: number) => {
+    const from = lineStarts[l - 1] ?? text.length;
+    let to = lineStarts[l] ?? text.length;
+    while (to > from && (text.charCodeAt(to - 1) === 10 || text.charCodeAt(to - 1) === 13)) to--;
+    return text.slice(from, to);
+  };
+  if (heading.endLine === heading.line) {
+    const line = lineOf(heading.line);
+    const at = line.indexOf('#');
+    let i = at;
+    while (line.charCodeAt(i) === 35) i++;
+    return atxContent(line.slice(i)).trim();
+  }
+  const parts: string[] = [];
+  for (let l = heading.line; l < heading.endLine; l++) parts.push(lineOf(l).trim());
+  return parts.join(' ');
 }
 
 /** The anchor slug of each heading text, numbered like GitHub (`-1`, `-2` for repeats). */
@@ -205,7 +302,12 @@ export function slugsFor(texts: readonly string[]): string[] {
 /** Builds the section model of a document (strips a leading BOM first). */
 export function buildDocument(input: string, options: { forceRemark?: boolean } = {}): DocModel {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  const { scan, parser } = outlineOf(text, options);
+  return documentFrom(text, outlineOf(text, options));
+}
+
+/** The section model of `text` (no BOM) from its outline. Linear in the text. */
+export function documentFrom(text: string, outline: Outline): DocModel {
+  const { scan, parser, exact } = outline;
   const lineStarts = computeLineStarts(text);
   const totalLines = lineStarts.length;
   const doc = { text, lineStarts };
@@ -248,7 +350,9 @@ export function buildDocument(input: string, options: { forceRemark?: boolean } 
     totalLines,
     sections,
     frontMatter: scan.frontMatter,
+    blocks: scan.blocks,
     parser,
+    exact,
     title: firstH1?.heading ?? sections[0]?.heading ?? null,
   };
 }

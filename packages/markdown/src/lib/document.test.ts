@@ -120,13 +120,29 @@ describe('buildDocument', () => {
   });
 
   it('uses remark for documents the scanner hands back, with the same result shape', () => {
-    const doc = buildDocument('# A\rB\n===\n');
-    expect(doc.parser).toBe('remark');
+    // a footnote definition is a container the scanner does not model
+    const md = '# A\n\n[^1]: note\n    # inside?\n\nB\n===\n';
+    const doc = buildDocument(md);
+    expect(doc.parser).toBe('mixed');
+    expect(doc.exact).toBe(true);
     expect(doc.sections.map((s) => [s.heading, s.startLine])).toEqual([
       ['A', 1],
-      ['B', 2],
+      ['B', 6],
     ]);
+    expect(buildDocument(md, { forceRemark: true }).sections).toEqual(doc.sections);
     expect(buildDocument('# A\n').parser).toBe('scanner');
+  });
+
+  it('decides lone CR line endings, NUL and unclosed front matter itself, as remark does', () => {
+    for (const md of ['# A\rB\n===\n', '# A\0\n- b\0\n', '---\ntitle: x\n# A\n- b\n']) {
+      const doc = buildDocument(md);
+      expect(doc.parser).toBe('scanner');
+      expect(doc.exact).toBe(true);
+      const ref = buildDocument(md, { forceRemark: true });
+      expect(doc.sections).toEqual(ref.sections);
+      expect(doc.blocks).toEqual(ref.blocks);
+    }
+    expect(buildDocument('# A\0\n').sections[0]!.heading).toBe('A\uFFFD');
   });
 });
 

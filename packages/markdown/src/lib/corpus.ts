@@ -290,3 +290,119 @@ export function realisticDocument(seed: number, targetBytes = 8000): string {
   }
   return `${out.join('\n\n')}\n`;
 }
+
+/**
+ * Kinds of adversarial Markdown: inputs on which CommonMark parsers (remark among them) have
+ * gone quadratic or overflowed their stack.
+ */
+export const PATHOLOGICAL_KINDS = [
+  'nested-lists',
+  'nested-list-lines',
+  'nested-quotes',
+  'nested-quote-lines',
+  'deep-blank-lines',
+  'emphasis-runs',
+  'emphasis-heading',
+  'link-brackets',
+  'link-openers',
+  'wide-table',
+  'long-table',
+  'html-blocks',
+  'html-inline',
+  'code-span-heading',
+  'link-headings',
+  'footnote-windows',
+  'mixed',
+] as const;
+
+/** One of {@link PATHOLOGICAL_KINDS}. */
+export type PathologicalKind = (typeof PATHOLOGICAL_KINDS)[number];
+
+function repeatTo(unit: string, chars: number, head = '', tail = ''): string {
+  const n = Math.max(1, Math.ceil((chars - head.length - tail.length) / unit.length));
+  return head + unit.repeat(n) + tail;
+}
+
+/** An adversarial document of the given kind, about `chars` characters long. */
+export function pathologicalDocument(kind: PathologicalKind, chars: number): string {
+  switch (kind) {
+    case 'nested-lists':
+      return repeatTo('- ', chars, '', 'x\n');
+    case 'nested-list-lines': {
+      // each line opens a list item one level deeper than the last, for a while, then again
+      const lines: string[] = [];
+      let size = 0;
+      for (let i = 0; size < chars; i++) {
+        const line = `${'  '.repeat(i % 40)}- item ${i}`;
+        lines.push(line);
+        size += line.length + 1;
+      }
+      return `${lines.join('\n')}\n`;
+    }
+    case 'nested-quotes':
+      return repeatTo('> ', chars, '', 'x\n');
+    case 'nested-quote-lines': {
+      const lines: string[] = [];
+      let size = 0;
+      for (let i = 0; size < chars; i++) {
+        const line = `${'>'.repeat((i % 60) + 1)} quote ${i}`;
+        lines.push(line);
+        size += line.length + 1;
+      }
+      return `${lines.join('\n')}\n`;
+    }
+    case 'deep-blank-lines':
+      return `${'- '.repeat(chars / 4)}x${'\n'.repeat(chars / 2)}# After\n`;
+    case 'emphasis-runs':
+      return repeatTo('*a_', chars, '', '\n');
+    case 'emphasis-heading':
+      return repeatTo('*a_', chars, '# ', '\n');
+    case 'link-brackets':
+      return `${'['.repeat(chars / 2)}x${']'.repeat(chars / 2)}\n`;
+    case 'link-openers':
+      return repeatTo('[a](', chars, '', '\n');
+    case 'wide-table':
+      return `${'|a'.repeat(chars / 4)}\n${'|-'.repeat(chars / 4)}\n`;
+    case 'long-table':
+      return repeatTo('| x | y |\n', chars, '| a | b |\n|---|---|\n');
+    case 'html-blocks':
+      return repeatTo('<div>\n', chars);
+    case 'html-inline':
+      return repeatTo('<a ', chars, '', '\n');
+    case 'code-span-heading': {
+      const runs: string[] = [];
+      let size = 2;
+      for (let i = 0; size < chars; i++) {
+        const run = '`'.repeat((i % 50) + 1);
+        runs.push(run);
+        size += run.length + 1;
+      }
+      return `# ${runs.join(' ')}\n`;
+    }
+    case 'link-headings':
+      // headings whose text only a full inline parse gives: each one asked remark once
+      return repeatTo('# [a](b) &amp; <b>x</b>\n', chars);
+    case 'footnote-windows': {
+      // a footnote definition (which the scanner leaves to remark) every few lines, between
+      // deeply nested containers remark must not be given
+      const unit = `x[^1]\n\n[^1]: note\n\n${'- '.repeat(300)}x\n\n${'> '.repeat(300)}x\n\n`;
+      return repeatTo(unit, chars, '# Title\n\n');
+    }
+    default: {
+      const parts = [
+        `${'- '.repeat(400)}x\n\n`,
+        `${'> '.repeat(400)}x\n\n`,
+        `${'*a_'.repeat(400)}\n\n`,
+        `${'['.repeat(600)}${']('.repeat(300)}\n\n`,
+        `${'|a'.repeat(300)}\n${'|-'.repeat(300)}\n\n`,
+        `${'<div>\n'.repeat(50)}\n`,
+        `# ${'*a_'.repeat(200)}\n\n`,
+        '[^1]: y\n\n',
+        'Setext *a_ [b\n===\n\n',
+      ];
+      let out = '';
+      for (let i = 0; out.length < chars; i++) out += parts[i % parts.length];
+      return out;
+    }
+  }
+}

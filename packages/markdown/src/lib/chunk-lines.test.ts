@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { chunkLines, isMarkdownPath } from './chunk.js';
+import { chunkLines, isMarkdownPath } from './chunk-lines.js';
 
 const split = (text: string) => text.split('\n');
 
@@ -69,6 +69,15 @@ describe('chunkLines', () => {
       'Title > Closed',
     ]);
     expect(chunks[0]).toMatchObject({ startLine: 1, endLine: 4 });
+  });
+
+  test("headings are the outline's: not in lists, quotes, HTML or indented code", () => {
+    const chunks = chunkLines(
+      split(
+        '# Top\n\n- # listed\n\n> # quoted\n\n<div>\n# in html\n</div>\n\n    # indented code\n\n## Next\n\nbody',
+      ),
+    );
+    expect(chunks.map((c) => c.headingPath)).toEqual(['Top', 'Top > Next']);
   });
 
   test('front matter is its own block and does not become a heading', () => {

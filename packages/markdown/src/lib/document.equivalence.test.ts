@@ -45,6 +45,25 @@ describe('outlineOf (scanner, with remark deciding the windows it cannot) equals
     expect(r.kinds.scanner).toBeGreaterThan((MIXED * 600) / 1000);
   });
 
+  const VARIANTS = bySize(150, 1000);
+  it(`on ${VARIANTS} torture documents each with lone CRs, NULs or an unclosed front matter fence`, () => {
+    const rng = createRng(777);
+    const variants = [
+      (d: string) => d.replace(/\n/g, () => (rng() < 0.5 ? '\r' : rng() < 0.5 ? '\r\n' : '\n')),
+      (d: string) => {
+        const i = Math.floor(rng() * d.length);
+        return `${d.slice(0, i)}\0${d.slice(i)}`;
+      },
+      (d: string) => `---\ntitle: x\n${d.replace(/^---[ \t]*$/gm, '***')}`,
+    ];
+    const docs = Array.from({ length: VARIANTS }, (_, i) => variants[i % 3]!(tortureDocument(rng)));
+    const r = compareAll(docs);
+    expect(r.mismatches.join('\n')).toBe('');
+    // only a heading that needs link definitions sends a whole document to remark now
+    expect(r.kinds.remark ?? 0).toBeLessThan(VARIANTS * 0.05);
+    expect(r.kinds.scanner).toBeGreaterThan(VARIANTS * 0.8);
+  });
+
   const REFS = bySize(300, 1500);
   it(`on ${REFS} documents mixing reference-link headings and link definitions`, () => {
     const rng = createRng(31337);

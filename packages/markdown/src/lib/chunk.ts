@@ -20,9 +20,6 @@ interface Block {
   atomic: boolean;
 }
 
-const FENCE_RE = /^[ \t>]*(?:[-*+]\s+|\d{1,9}[.)]\s+)?(`{3,}|~{3,})/;
-const DELIMITER_ROW_RE = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
-
 function lineText(doc: DocModel, line: number): string {
   return doc.text.slice(lineStartOffset(doc, line), lineEndOffset(doc, line));
 }
@@ -31,46 +28,41 @@ function span(doc: DocModel, first: number, last: number): number {
   return lineEndOffset(doc, last) - lineStartOffset(doc, first);
 }
 
+/** Index of the first of `doc.blocks` that ends at or after `line` (binary search). */
+function firstBlockEndingFrom(doc: DocModel, line: number): number {
+  let lo = 0;
+  let hi = doc.blocks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (doc.blocks[mid]!.endLine < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * Cuts lines `first..last` into blocks separated by blank lines. A fenced code block is one
- * block even across blank lines; a run of lines whose second line is a table delimiter row is
- * marked as a table.
+ * Cuts lines `first..last` into blocks separated by blank lines. A code block or table (as
+ * the document's outline found them, at any depth) is never cut: the block that reaches one
+ * runs on to its last line, across blank lines, and is marked atomic.
  */
 function blocksOf(doc: DocModel, first: number, last: number): Block[] {
   const blocks: Block[] = [];
+  let next = firstBlockEndingFrom(doc, first);
   let l = first;
   while (l <= last) {
     while (l <= last && lineText(doc, l).trim() === '') l++;
     if (l > last) break;
     const start = l;
     let atomic = false;
-    let inFence: string | null = null;
     while (l <= last) {
-      const t = lineText(doc, l);
-      const m = FENCE_RE.exec(t);
-      if (inFence) {
-        if (m && m[1]![0] === inFence[0] && m[1]!.length >= inFence.length) {
-          const rest = t.slice(m.index + m[0].length);
-          if (rest.trim() === '') inFence = null;
-        }
-        l++;
+      const range = doc.blocks[next];
+      if (range && range.startLine <= l) {
+        atomic = true;
+        l = Math.max(l, range.endLine + 1);
+        next++;
         continue;
       }
-      if (m && (m[1]![0] === '~' || !t.slice(m.index + m[0].length).includes('`'))) {
-        inFence = m[1]!;
-        atomic = true;
-        l++;
-        continue;
-      }
-      if (t.trim() === '') break;
-      if (
-        l === start + 1 &&
-        t.includes('-') &&
-        DELIMITER_ROW_RE.test(t) &&
-        lineText(doc, start).includes('|')
-      ) {
-        atomic = true;
-      }
+      if (lineText(doc, l).trim() === '') break;
       l++;
     }
     const end = Math.min(l - 1, last);
