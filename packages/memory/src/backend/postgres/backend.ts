@@ -712,7 +712,10 @@ class PgWriter implements IndexWriter {
 
   private async drain(): Promise<void> {
     while (this.ops.length > 0) {
-      const ops = this.ops;
+      // Problems live in their own table: their changes keep their own order, apart from the
+      // files', so the files' runs stay long.
+      const ops: Op[] = this.ops.filter((o) => o.kind !== 'problem' && o.kind !== 'unproblem');
+      ops.push(...this.ops.filter((o) => o.kind === 'problem' || o.kind === 'unproblem'));
       this.ops = [];
       this.queuedChunks = 0;
       this.queuedBytes = 0;
@@ -845,6 +848,7 @@ class PgWriter implements IndexWriter {
     await this.q(this.sql.chunksOfSource, [id]);
     const removed = (await this.q(this.sql.filesOfSource, [id])).rows.map((r) => Number(r.id));
     await this.q(this.sql.deleteProblemsOfSource, [id]);
+    this.problemKeys = undefined;
     await this.q(this.sql.deleteSource, [id]);
     for (const fileId of removed) {
       const old = this.cache.byId.get(fileId);
@@ -884,6 +888,7 @@ class PgWriter implements IndexWriter {
   async clear(): Promise<void> {
     await this.flush();
     for (const statement of this.sql.clear) await this.q(statement);
+    this.problemKeys = new Set();
     this.cleared = true;
     this.fileDelta = 0;
     this.chunkDelta = 0;
@@ -967,11 +972,24 @@ class PgWriter implements IndexWriter {
     await this.queue({ kind: 'remove', id });
   }
 
+  /** Keys of the problems recorded now (committed ones, plus this transaction's changes). */
+  private problemKeys: Set<string> | undefined;
+  private async knownProblems(): Promise<Set<string>> {
+    if (!this.problemKeys) {
+      const r = await this.q(this.sql.problemKeys);
+      this.problemKeys = new Set(r.rows.map((p) => key(p.source, p.path)));
+    }
+    return this.problemKeys;
+  }
+
   async setProblem(problem: StoredProblem): Promise<void> {
+    (await this.knownProblems()).add(key(problem.source, problem.path));
     await this.queue({ kind: 'problem', problem });
   }
 
   async clearProblem(source: string, path: string): Promise<void> {
+    // Most files never had a problem: nothing to send for them.
+    if (!(await this.knownProblems()).delete(key(source, path))) return;
     await this.queue({ kind: 'unproblem', source, path });
   }
 

@@ -95,6 +95,7 @@ export function statements(n: Names) {
 
     problems: `SELECT source, path, size, mtime, code, message FROM ${s}.problems`,
     problemStatus: `SELECT source, path, size, mtime FROM ${s}.problems`,
+    problemKeys: `SELECT source, path FROM ${s}.problems`,
     problemByPath: `SELECT source, path, size, mtime, code, message FROM ${s}.problems WHERE source = $1 AND path = $2`,
     upsertProblems: `INSERT INTO ${s}.problems (source, path, size, mtime, code, message)
       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::float8[], $5::text[], $6::text[])
