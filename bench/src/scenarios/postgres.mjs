@@ -13,7 +13,7 @@ import { startCluster } from '../../../scripts/pg-cluster.mjs';
 import { jsonChild } from '../lib/child.mjs';
 import { alternate } from '../lib/measure.mjs';
 import { makeRow } from '../lib/report.mjs';
-import { quantile, round } from '../lib/stats.mjs';
+import { median, quantile, round } from '../lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLIENT = join(here, '../peers/memory-client.mjs');
@@ -82,7 +82,7 @@ export async function postgres(ctx) {
       ],
       { rounds: rounds.heavy, warmup: 1 },
     );
-    const fullMedian = [...full.handler].sort((a, b) => a - b)[full.handler.length >> 1];
+    const fullMedian = median(full.handler);
     rows.push(
       makeRow({
         scenario: 'postgres',
@@ -115,7 +115,7 @@ export async function postgres(ctx) {
       ],
       { rounds: rounds.fast, warmup: 2 },
     );
-    const incMedian = [...inc.handler].sort((a, b) => a - b)[inc.handler.length >> 1];
+    const incMedian = median(inc.handler);
     rows.push(
       makeRow({
         scenario: 'postgres',
