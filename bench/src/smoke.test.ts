@@ -1,7 +1,7 @@
 // Smoke test of the harness: runs `run.mjs --smoke` (tiny corpora, two rounds) into a temporary results folder and checks
 // that every scenario produced finite figures and that the results name each peer's version.
 // It never looks at how fast anything was.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -51,11 +51,14 @@ let out: string;
 let code: number | null = null;
 let stdout = '';
 let stderr = '';
+let child: ChildProcess | undefined;
 
+// Idle, the whole smoke run takes about a minute (the postgres scenario about 15 s of it); the
+// timeout leaves room for a machine shared with other work.
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'lectern-bench-test-'));
   code = await new Promise<number | null>((resolve) => {
-    const child = spawn(
+    child = spawn(
       process.execPath,
       [RUN, '--smoke', '--no-install', '--out', out, '--only', SCENARIOS.join(',')],
       {
@@ -63,17 +66,19 @@ beforeAll(async () => {
         env: { ...process.env, ...(pgProvided.url ? { LECTERN_PG_URL: pgProvided.url } : {}) },
       },
     );
-    child.stdout.on('data', (d) => {
+    child.stdout!.on('data', (d) => {
       stdout += d;
     });
-    child.stderr.on('data', (d) => {
+    child.stderr!.on('data', (d) => {
       stderr += d;
     });
     child.on('exit', resolve);
   });
-}, 180_000);
+}, 400_000);
 
 afterAll(() => {
+  // A run cut short by the timeout must not outlive the test (nor the test run's PostgreSQL).
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   rmSync(out, { recursive: true, force: true });
 });
 
