@@ -20,6 +20,7 @@ import { markdownReport, textTable } from './src/lib/report.mjs';
 import { lines } from './src/scenarios/lines.mjs';
 import { lint } from './src/scenarios/lint.mjs';
 import { memory } from './src/scenarios/memory.mjs';
+import { postgres } from './src/scenarios/postgres.mjs';
 import { sections } from './src/scenarios/sections.mjs';
 import { server } from './src/scenarios/server.mjs';
 import { wiki } from './src/scenarios/wiki.mjs';
@@ -45,6 +46,7 @@ const PLANS = {
     diffTools: 200,
     writerBatches: 25,
     writers: 8,
+    pgClients: 4,
     rounds: { cold: 3, heavy: 3, call: 15, fast: 30, startup: 10 },
   },
   quick: {
@@ -59,6 +61,7 @@ const PLANS = {
     diffTools: 50,
     writerBatches: 5,
     writers: 8,
+    pgClients: 4,
     rounds: { cold: 2, heavy: 2, call: 3, fast: 5, startup: 3 },
   },
   smoke: {
@@ -73,12 +76,13 @@ const PLANS = {
     diffTools: 20,
     writerBatches: 2,
     writers: 2,
+    pgClients: 2,
     maxWarmup: 1,
     rounds: { cold: 2, heavy: 2, call: 2, fast: 2, startup: 2 },
   },
 };
 
-const SCENARIOS = { sections, lines, wiki, memory, lint, server };
+const SCENARIOS = { sections, lines, wiki, memory, postgres, lint, server };
 
 const { values } = parseArgs({
   options: {

@@ -1,4 +1,8 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.mjs';
 
-export default mergeConfig(shared, defineConfig({}));
+// One private PostgreSQL cluster per run for the PostgreSQL suites (or LECTERN_PG_URL).
+export default mergeConfig(
+  shared,
+  defineConfig({ test: { globalSetup: ['../../scripts/vitest-postgres.mjs'] } }),
+);

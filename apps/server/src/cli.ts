@@ -50,7 +50,7 @@ Run 'lectern <command> --help' for a command's options. 'lectern --version' prin
   --workspace [ID=]DIR Project folder for line reads (repeatable)
   --wiki [ID=]DIR      Obsidian-style wiki (repeatable)
   --notes [ID=]DIR     Notes folder for the memory index (repeatable)
-  --db FILE            Memory database file
+  --db FILE|URL        Memory database: a SQLite file, or postgres://user@host:port/db (shared)
   --log-level LEVEL    ${LOG_LEVELS.join(', ')} (default info; logs go to stderr)`,
   serve: `Usage: lectern serve [options]
 
@@ -64,7 +64,10 @@ Serves over stdio unless --http is given.
   --allowed-host H     Also accept this Host header (repeatable; loopback is always accepted)
   --allowed-origin O   Accept requests with this Origin header (repeatable)
   --max-sessions N     Most HTTP sessions open at once; more get 503 (default ${DEFAULT_MAX_SESSIONS})
-  --session-idle S     Close a session after S seconds without requests (default ${DEFAULT_SESSION_IDLE_MS / 1000})`,
+  --session-idle S     Close a session after S seconds without requests (default ${DEFAULT_SESSION_IDLE_MS / 1000})
+  --stateless          Keep no sessions: any of several processes behind a load balancer can
+                       answer any request (config: "http": { "stateless": true }); use a
+                       postgres:// --db so the memory index is shared`,
   tools: `Usage: lectern tools [options]
 
   --json               Print the tools/list result as JSON instead of a table`,
@@ -143,6 +146,7 @@ const OPTIONS = {
   'allow-unauthenticated': { type: 'boolean' },
   'max-sessions': { type: 'string' },
   'session-idle': { type: 'string' },
+  stateless: { type: 'boolean' },
   json: { type: 'boolean' },
   full: { type: 'boolean' },
   force: { type: 'boolean' },
@@ -388,7 +392,17 @@ async function cmdServe(
   values: Values,
   log: Logger,
   io: Io,
+  statelessByConfig = false,
 ): Promise<number> {
+  if (values.stateless && !values.http) {
+    throw new UsageError('--stateless applies to HTTP: add --http (stdio has no sessions to drop)');
+  }
+  const stateless = values.http === true && (values.stateless === true || statelessByConfig);
+  if (stateless && (values['max-sessions'] || values['session-idle'])) {
+    throw new UsageError(
+      '--max-sessions and --session-idle limit sessions; a --stateless server keeps none, so remove them',
+    );
+  }
   let closing = false;
   const shutdown = (stop: () => Promise<void>) => async (signal: string) => {
     if (closing) return;
@@ -425,6 +439,7 @@ async function cmdServe(
       toolCount: composition.names.length,
       ...(maxSessions === undefined ? {} : { maxSessions }),
       ...(idle === undefined ? {} : { sessionIdleMs: idle * 1000 }),
+      ...(stateless ? { stateless: true } : {}),
       log,
     });
     const wildcard = handle.host === '0.0.0.0' || handle.host === '::';
@@ -440,7 +455,7 @@ async function cmdServe(
       );
     }
     io.stderr(
-      `lectern ${VERSION} serving ${composition.names.length} tools at ${handle.url}${tokens.length ? ' (bearer token required)' : ''}\n` +
+      `lectern ${VERSION} serving ${composition.names.length} tools at ${handle.url}${tokens.length ? ' (bearer token required)' : ''}${stateless ? ' (stateless: no sessions)' : ''}\n` +
         notes.map((n) => `${n}\n`).join('') +
         `  ${composition.names.join(', ')}\n` +
         `  health: ${handle.url.replace(/\/mcp$/, '/health')}\n`,
@@ -531,7 +546,8 @@ export async function main(
   try {
     if (command === 'init') return cmdInit(positionals, values, io, cwd);
     // Composing opens no database (stores open on first use): `lectern tools` writes nothing.
-    const composition = await compose(resolveConfig(values, cwd));
+    const config = resolveConfig(values, cwd);
+    const composition = await compose(config);
     for (const warning of composition.warnings) log.warn(warning);
     if (command === 'tools') {
       try {
@@ -547,7 +563,7 @@ export async function main(
         await composition.close();
       }
     }
-    return await cmdServe(composition, values, log, io);
+    return await cmdServe(composition, values, log, io, config.http?.stateless === true);
   } catch (e) {
     return reportError(e, io);
   }

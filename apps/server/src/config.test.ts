@@ -27,6 +27,32 @@ describe('parseConfig', () => {
     expect(c).toMatchObject({ name: 'lectern', prefix: '', locale: 'en', rename: {}, limits: {} });
   });
 
+  it('keeps a postgres:// memory db as a URL and resolves its TLS files from the config folder', () => {
+    const c = parseConfig(
+      {
+        memory: {
+          sources: [{ id: 'notes', path: 'docs' }],
+          db: 'postgres://team@db.internal:5432/notes',
+          postgres: { schema: 'team_a', passwordEnv: 'NOTES_PW', tls: { ca: 'certs/ca.pem' } },
+        },
+        http: { stateless: true },
+      },
+      dir,
+    );
+    expect(c.memory?.db).toBe('postgres://team@db.internal:5432/notes');
+    expect(c.memory?.postgres?.tls?.ca).toBe(join(dir, 'certs', 'ca.pem'));
+    expect(c.http?.stateless).toBe(true);
+    // A file path is still resolved; PostgreSQL options without a URL are a mistake.
+    expect(
+      parseConfig({ memory: { sources: [{ id: 'n', path: 'docs' }], db: 'm.db' } }, dir).memory?.db,
+    ).toBe(join(dir, 'm.db'));
+    expect(
+      problems({
+        memory: { sources: [{ id: 'n', path: 'docs' }], db: 'm.db', postgres: { schema: 'x' } },
+      }),
+    ).toEqual(['memory.postgres: these options need memory.db to be a postgres:// URL']);
+  });
+
   it('lists every problem at once, each with where it is', () => {
     const found = problems({
       docs: [

@@ -80,11 +80,75 @@ export const ConfigSchema = z
         db: z
           .string()
           .optional()
-          .describe('SQLite database file (default .lectern/memory.db beside the first source).'),
+          .describe(
+            'Where the index lives: a SQLite file (default .lectern/memory.db beside the first source), or a postgres://user@host:port/database URL for one index shared by several servers (needs the pg package; the password comes from postgres.passwordEnv, PGPASSWORD or ~/.pgpass, never from this file).',
+          ),
+        postgres: z
+          .object({
+            schema: z
+              .string()
+              .optional()
+              .describe('Schema of the index tables (default lectern); created when missing.'),
+            passwordEnv: z
+              .string()
+              .optional()
+              .describe(
+                'Environment variable holding the password (default: PGPASSWORD, then ~/.pgpass).',
+              ),
+            tls: z
+              .object({
+                ca: z
+                  .string()
+                  .optional()
+                  .describe("PEM file of the server certificate's authority."),
+                cert: z.string().optional().describe('PEM file of a client certificate.'),
+                key: z.string().optional().describe("PEM file of the client certificate's key."),
+                rejectUnauthorized: z
+                  .boolean()
+                  .optional()
+                  .describe('Refuse a server certificate that does not verify (default true).'),
+                servername: z
+                  .string()
+                  .optional()
+                  .describe('Name to check the server certificate against, if not the host.'),
+              })
+              .strict()
+              .optional()
+              .describe('TLS to the database; relative file paths resolve from the config file.'),
+            poolSize: z
+              .number()
+              .int()
+              .min(1)
+              .max(100)
+              .optional()
+              .describe('Most database connections this server opens (default 4).'),
+            machine: z
+              .string()
+              .min(1)
+              .optional()
+              .describe(
+                'Name of this machine among the servers sharing the index (default the host name).',
+              ),
+          })
+          .strict()
+          .optional()
+          .describe('Connection options when db is a postgres:// URL.'),
       })
       .strict()
       .optional()
       .describe('Indexed memory of notes for the memory tools.'),
+    http: z
+      .object({
+        stateless: z
+          .boolean()
+          .optional()
+          .describe(
+            'Serve HTTP without sessions, so that several lectern processes behind a load balancer can each answer any request (same as serve --stateless).',
+          ),
+      })
+      .strict()
+      .optional()
+      .describe('Options of serve --http.'),
     rename: z
       .record(z.string(), z.string().min(1))
       .default({})
@@ -201,7 +265,13 @@ export function parseConfig(value: unknown, baseDir: string, source = 'config'):
   checkRoots('workspaces', config.workspaces);
   checkRoots('wikis', config.wikis);
   checkRoots('memory.sources', config.memory?.sources);
-  if (config.memory?.db) config.memory.db = fix(config.memory.db);
+  const memory = config.memory;
+  if (memory?.db && !/^postgres(?:ql)?:\/\//i.test(memory.db)) memory.db = fix(memory.db);
+  if (memory?.postgres && !/^postgres(?:ql)?:\/\//i.test(memory.db ?? '')) {
+    problems.push('memory.postgres: these options need memory.db to be a postgres:// URL');
+  }
+  const tls = memory?.postgres?.tls;
+  for (const k of ['ca', 'cert', 'key'] as const) if (tls?.[k]) tls[k] = fix(tls[k]);
   if (config.preset && (config.packages || config.tools)) {
     problems.push(
       'preset: a preset fixes its own tools; remove "packages" and "tools" or the preset',

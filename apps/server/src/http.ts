@@ -51,6 +51,12 @@ export interface HttpOptions {
   sessionIdleMs?: number;
   /** Largest request body, in bytes (default {@link MAX_MESSAGE_BYTES}); larger ones get 413. */
   maxMessageBytes?: number;
+  /**
+   * Keep no sessions: every POST is answered by a fresh MCP server and transport, so any of
+   * several processes behind a load balancer can answer any request. GET streams and DELETE
+   * are refused (405); `maxSessions` and `sessionIdleMs` do not apply.
+   */
+  stateless?: boolean;
   log: Logger;
 }
 
@@ -318,6 +324,13 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
         if (url.pathname === '/health') {
           // Without a valid token, only that the server is up: counts are for its clients.
           if (token === undefined) return sendJson(res, 200, { status: 'ok' });
+          if (options.stateless) {
+            return sendJson(res, 200, {
+              status: 'ok',
+              tools: options.toolCount ?? null,
+              mode: 'stateless',
+            });
+          }
           return sendJson(res, 200, {
             status: 'ok',
             tools: options.toolCount ?? null,
@@ -332,6 +345,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
             'www-authenticate': 'Bearer',
           });
         }
+        if (options.stateless) return await answerStateless(req, res, options, maxBytes);
         const owner = ownerOf(token);
         const sessionId = req.headers['mcp-session-id'];
         const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
@@ -464,6 +478,36 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
       await closing;
     },
   };
+}
+
+/**
+ * One request of a stateless server: a fresh MCP server and transport answer it and are
+ * closed with the response. Nothing outlives the request, so the next one may go to any
+ * process; what tools share (the memory index, a wiki's files) lives outside the process.
+ */
+async function answerStateless(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: HttpOptions,
+  maxBytes: number,
+): Promise<void> {
+  if (req.method !== 'POST') {
+    return rpcError(
+      res,
+      405,
+      'this server is stateless: it answers POST /mcp only (no session, so no GET stream and nothing to DELETE).',
+      { allow: 'POST' },
+    );
+  }
+  const body = await readBody(req, maxBytes);
+  const server = options.createServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  res.once('close', () => {
+    void transport.close().catch(() => {});
+    void server.close().catch(() => {});
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
 }
 
 /** A listen failure in words: which address and port, and what to do about it. */

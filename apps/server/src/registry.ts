@@ -242,6 +242,7 @@ export const REGISTRY: readonly PackageEntry[] = [
     options: (config) => ({
       ...common('memory', config.memory?.sources, config),
       ...(config.memory?.db === undefined ? {} : { db: config.memory.db }),
+      ...(config.memory?.postgres === undefined ? {} : { postgres: config.memory.postgres }),
     }),
   }),
 ];

@@ -3,9 +3,10 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMemory } from './store.js';
 import { type TempDir, tempDir } from './test-helpers/fs.js';
+import { postgresForTests, testSchemas } from './test-helpers/postgres.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FILES = 300;
@@ -24,9 +25,35 @@ afterAll(() => dir.cleanup());
 const note = (i: number, generation: string) =>
   `# Note ${i}\n\nEvery note mentions the zebra crossing.\n\n${i < MARKED ? `Marked ${generation}.` : 'Unmarked.'}\n`;
 
-test('searches in this process keep a complete index while another process rebuilds it', async () => {
+// The same test with the index in a SQLite file and in PostgreSQL (one schema of its own).
+const targets: Array<{ name: string; dbPath: () => string; done?: () => Promise<void> }> = [
+  { name: 'SQLite', dbPath: () => join(dir.path, '.lectern', 'memory.db') },
+];
+const url = postgresForTests('the two-process reindex test on PostgreSQL');
+if (url) {
+  const schemas = testSchemas(url);
+  targets.push({
+    name: 'PostgreSQL',
+    dbPath: () => {
+      const u = new URL(url);
+      u.searchParams.set('schema', schemas.schema('twoprocs'));
+      return u.toString();
+    },
+    done: () => schemas.close(),
+  });
+}
+
+describe.each(targets)('on $name', (target) => {
+  afterAll(async () => {
+    await target.done?.();
+  });
+  test('searches in this process keep a complete index while another process rebuilds it', async () => {
+    await searchDuringChildReindex(target.dbPath());
+  }, 60_000);
+});
+
+async function searchDuringChildReindex(dbPath: string): Promise<void> {
   for (let i = 0; i < FILES; i++) dir.write(`n${String(i).padStart(3, '0')}.md`, note(i, 'genone'));
-  const dbPath = join(dir.path, '.lectern', 'memory.db');
   const store = createMemory({ sources: [{ id: 'notes', path: dir.path }], dbPath });
   try {
     expect((await store.reindex()).files).toBe(FILES);
@@ -100,6 +127,6 @@ test('searches in this process keep a complete index while another process rebui
     expect((await store.search({ query: 'gentwo', limit: 50 })).results).toHaveLength(MARKED);
     expect((await store.search({ query: 'genone', limit: 50 })).results).toHaveLength(0);
   } finally {
-    store.close();
+    await store.close();
   }
-}, 60_000);
+}

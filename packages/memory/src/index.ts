@@ -1,3 +1,9 @@
+export { type PostgresBackendOptions, postgresBackend } from './backend/postgres/backend.js';
+export {
+  isPostgresUrl,
+  type PostgresConnectionOptions,
+  type PostgresTlsOptions,
+} from './backend/postgres/driver.js';
 export { type SqliteBackendOptions, sqliteBackend } from './backend/sqlite/backend.js';
 export {
   type BackendContext,

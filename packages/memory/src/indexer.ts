@@ -132,11 +132,12 @@ export async function reindexSources(
         full = true;
       }
       const files = await w.files();
-      // Sources no longer configured, or whose folder moved: forget what was indexed from them.
+      // Sources no longer configured, or whose folder moved (in an index of one machine):
+      // forget what was indexed from them.
       const gone = new Set<string>();
       for (const r of await w.recordedSources()) {
         const s = ctx.byId.get(r.id);
-        if (!s || s.root.path !== r.root) gone.add(r.id);
+        if (!s || (!ctx.backend.sharedAcrossMachines && s.root.path !== r.root)) gone.add(r.id);
       }
       for (const f of files.values()) if (!ctx.byId.has(f.source)) gone.add(f.source);
       for (const id of gone) counts.removed += await w.dropSource(id);

@@ -7,6 +7,7 @@ import type {
   ToolSet,
 } from '@lectern/core';
 import { checkLimits } from '@lectern/core';
+import { isPostgresUrl } from './backend/postgres/driver.js';
 import { assertSqliteInstalled } from './backend/sqlite/native.js';
 import type { BackendFactory } from './backend/types.js';
 import { MemoryError } from './lib/errors.js';
@@ -85,8 +86,13 @@ export interface MemoryLimits {
 
 /** Options of {@link memoryPackage}: note folders as roots, where the index lives, limits. */
 export interface MemoryPackageOptions extends PackageOptions<MemorySourceOptions, MemoryLimits> {
-  /** SQLite database file of the index; default `<first root>/.lectern/memory.db`. */
+  /**
+   * SQLite database file of the index (default `<first root>/.lectern/memory.db`), or a
+   * `postgres://` URL for an index shared on PostgreSQL (needs the `pg` package).
+   */
   db?: string;
+  /** Connection options of a PostgreSQL `db` (see `MemoryOptions.postgres`). */
+  postgres?: MemoryOptions['postgres'];
   /** Where the index is stored, as a backend factory (default: SQLite at `db`). */
   backend?: BackendFactory;
   /** Language of notes that declare none, for word forms (see `MemoryOptions.language`). */
@@ -181,11 +187,12 @@ function memorySet(
 ): MemoryToolSet {
   const limits = checkLimits('memory', options.limits, LIMITS);
   // The embedded index needs the native module: say so now, before anything is served.
-  if (!options.backend) assertSqliteInstalled();
+  if (!options.backend && !isPostgresUrl(options.db)) assertSqliteInstalled();
   const store = new OpeningStore({
     sources: [...options.roots],
     ...(options.db === undefined ? {} : { dbPath: options.db }),
     ...(options.backend === undefined ? {} : { backend: options.backend }),
+    ...(options.postgres === undefined ? {} : { postgres: options.postgres }),
     ...(options.language === undefined ? {} : { language: options.language }),
     ...limits,
   });

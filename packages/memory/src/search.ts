@@ -122,7 +122,11 @@ export async function runSearch(
     }
     throw error;
   }
-  const highlight = highlightOf(checked.raw ? rawTerms(checked.query) : checked.terms, page.forms);
+  const highlight = highlightOf(
+    checked.raw ? rawTerms(checked.query) : checked.terms,
+    page.forms,
+    page.formsOf,
+  );
   const byFile = new Map<string, SearchHit[]>();
   for (const hit of page.hits) {
     const k = fileKey(hit.source, hit.path);

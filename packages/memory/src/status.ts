@@ -21,7 +21,7 @@ export async function sourceStatus(
     const problems = new Map<string, { size: number; mtime: number }>();
     for (const p of db.problems) if (p.source === s.id) problems.set(p.path, p);
     const recorded = db.sources.find((x) => x.id === s.id);
-    const sameRoot = recorded?.root === s.root.path;
+    const sameRoot = ctx.backend.sharedAcrossMachines === true || recorded?.root === s.root.path;
     const pending = { new: 0, changed: 0, deleted: 0 };
     const seen = new Set<string>();
     for (const f of walkSource(s)) {

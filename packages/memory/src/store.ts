@@ -1,5 +1,7 @@
 import { createRootSync, ToolError } from '@lectern/core';
 import { DEFAULT_MAX_CHUNK_WORDS } from '@lectern/markdown';
+import { postgresBackend } from './backend/postgres/backend.js';
+import { isPostgresUrl } from './backend/postgres/driver.js';
 import { sqliteBackend } from './backend/sqlite/backend.js';
 import type { MemoryBackend } from './backend/types.js';
 import type { StoreContext } from './context.js';
@@ -80,6 +82,12 @@ function validateOptions(options: MemoryOptions): void {
       `language ${JSON.stringify(options.language)} is not supported: use ${LANGUAGES.map((l) => `'${l}'`).join(', ')}.`,
     );
   }
+  if (options.postgres !== undefined && !isPostgresUrl(options.dbPath)) {
+    throw new ToolError(
+      'INVALID_OPTIONS',
+      'postgres options apply to a PostgreSQL database: set dbPath to a postgres:// URL, or remove them.',
+    );
+  }
   if (options.backend !== undefined && typeof options.backend !== 'function') {
     throw new ToolError(
       'INVALID_OPTIONS',
@@ -92,7 +100,8 @@ function validateOptions(options: MemoryOptions): void {
  * Opens a memory store: validates the sources (each folder must exist; `ROOT_*` errors
  * otherwise) and opens the backend — by default the embedded SQLite database (WAL mode, FTS5),
  * checked on open: a damaged database is moved aside and replaced by an empty one, and the
- * warning appears in the next results. Nothing is indexed here: the first search (or an
+ * warning appears in the next results. A `postgres://` URL as `dbPath` opens a shared
+ * PostgreSQL index instead (see `postgresBackend`; needs the `pg` package). Nothing is indexed here: the first search (or an
  * explicit reindex) builds the index.
  */
 export function createMemory(options: MemoryOptions): MemoryStore {
@@ -115,9 +124,13 @@ export function createMemory(options: MemoryOptions): MemoryStore {
     };
   });
   const language = options.language ?? 'simple';
-  const backend = (options.backend ?? sqliteBackend())({
+  const url = isPostgresUrl(options.dbPath) ? options.dbPath : undefined;
+  const factory =
+    options.backend ??
+    (url === undefined ? sqliteBackend() : postgresBackend({ ...options.postgres, url }));
+  const backend = factory({
     sources: sources.map((s) => ({ id: s.id, root: s.root.path })),
-    dbPath: options.dbPath,
+    dbPath: url === undefined ? options.dbPath : undefined,
     language,
   });
   return new Memory({

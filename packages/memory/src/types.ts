@@ -1,3 +1,4 @@
+import type { PostgresBackendOptions } from './backend/postgres/backend.js';
 import type { BackendFactory } from './backend/types.js';
 import type { Language } from './lib/language.js';
 
@@ -25,8 +26,13 @@ export interface MemorySourceOptions {
 export interface MemoryOptions {
   /** The folders to index; at least one. */
   sources: MemorySourceOptions[];
-  /** SQLite database file; default `<first source>/.lectern/memory.db`. */
+  /**
+   * SQLite database file (default `<first source>/.lectern/memory.db`), or a `postgres://`
+   * URL: a PostgreSQL index that servers on several machines share (needs the `pg` package).
+   */
   dbPath?: string;
+  /** Connection options of a PostgreSQL `dbPath`: schema, password variable, TLS, pool size. */
+  postgres?: Omit<PostgresBackendOptions, 'url'>;
   /**
    * Where the index is stored: a backend factory. Default `sqliteBackend()`, the embedded
    * SQLite database at `dbPath`.

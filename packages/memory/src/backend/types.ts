@@ -17,6 +17,14 @@ import type { SearchMatch } from '../types.js';
 export interface MemoryBackend {
   /** Where the index lives, for messages and `MemoryStore.dbPath` (never a password). */
   readonly location: string;
+  /**
+   * True when stores on several machines share this index (a database server): a source is
+   * then known by its id alone, since each machine has the notes in a folder of its own, and a
+   * source indexed from another folder is the same source, not a moved one. False or absent
+   * for an index kept beside the notes (SQLite): there a source whose folder changed is
+   * indexed again from scratch.
+   */
+  readonly sharedAcrossMachines?: boolean;
   /** Notes about what opening had to repair (a damaged index replaced, an old schema cleared). */
   warnings(): readonly string[];
   /** Forgets the opening notes: called once a reindex has rebuilt what they were about. */
@@ -114,6 +122,12 @@ export interface SearchPage {
   more: boolean;
   /** Other word forms (folded) the search matched besides the query's words, for highlighting. */
   forms: string[];
+  /**
+   * For a backend that matches word forms by stem rather than by listing the forms: query
+   * words whose other forms in a language matched; snippets mark every word with the same
+   * Snowball stem in that language.
+   */
+  formsOf?: ReadonlyArray<{ language: Exclude<Language, 'simple'>; words: readonly string[] }>;
 }
 
 /** Thrown by {@link MemoryBackend.search} for a raw query the backend cannot parse. */

@@ -1,4 +1,6 @@
+import type { Language } from './language.js';
 import { foldWord, type QueryTerm } from './query.js';
+import { stemWord } from './stem.js';
 
 /** What to mark in a snippet: folded words, folded prefixes and phrases (sequences of words). */
 export interface Highlight {
@@ -8,6 +10,8 @@ export interface Highlight {
   prefixes: readonly string[];
   /** Multi-word terms: folded words in order; `prefix` applies to the last one. */
   phrases: ReadonlyArray<{ words: readonly string[]; prefix: boolean }>;
+  /** Stems whose every word is marked, per language (word forms matched by stem). */
+  stems?: ReadonlyArray<{ language: Language; stems: ReadonlySet<string> }>;
 }
 
 /** Tokens of a snippet window. */
@@ -20,8 +24,15 @@ const ELLIPSIS = '…';
 // The same characters the index's tokenizer keeps inside a token.
 const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 
-/** Builds the highlight of a query's terms plus extra word forms (already folded). */
-export function highlightOf(terms: readonly QueryTerm[], forms: Iterable<string> = []): Highlight {
+/**
+ * Builds the highlight of a query's terms plus extra word forms (already folded), and words
+ * whose other forms matched by stem (`formsOf`: any word sharing their stem is marked).
+ */
+export function highlightOf(
+  terms: readonly QueryTerm[],
+  forms: Iterable<string> = [],
+  formsOf: ReadonlyArray<{ language: Language; words: readonly string[] }> = [],
+): Highlight {
   const words = new Set<string>(forms);
   const prefixes: string[] = [];
   const phrases: Array<{ words: string[]; prefix: boolean }> = [];
@@ -31,7 +42,11 @@ export function highlightOf(terms: readonly QueryTerm[], forms: Iterable<string>
     else if (t.prefix) prefixes.push(folded[0]!);
     else words.add(folded[0]!);
   }
-  return { words, prefixes, phrases };
+  const stems = formsOf.map((f) => ({
+    language: f.language,
+    stems: new Set(f.words.map((w) => stemWord(w, f.language))),
+  }));
+  return stems.length > 0 ? { words, prefixes, phrases, stems } : { words, prefixes, phrases };
 }
 
 /**
@@ -68,6 +83,17 @@ export function makeSnippet(text: string, highlight: Highlight, size = SNIPPET_T
       if (id === undefined) {
         id = nextTerm++;
         wordTerm.set(w, id);
+      }
+      mark(i, i, id);
+      continue;
+    }
+    const stem = highlight.stems?.find((x) => x.stems.has(stemWord(w, x.language)));
+    if (stem) {
+      const form = `${stem.language}\u0000${stemWord(w, stem.language)}`;
+      let id = wordTerm.get(form);
+      if (id === undefined) {
+        id = nextTerm++;
+        wordTerm.set(form, id);
       }
       mark(i, i, id);
       continue;

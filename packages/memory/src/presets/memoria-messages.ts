@@ -84,7 +84,9 @@ const MEMORY_MESSAGES_ES: MessageCatalogue = {
   INDEX_CORRUPT: (d) =>
     `la base de datos del índice está dañada; reinicia el servidor (al arrancar detecta el daño y la reconstruye) o borra el archivo${typeof d.details.db === 'string' ? ` ${d.details.db}` : ''}.`,
   DB_UNAVAILABLE: () =>
-    'no se puede abrir ni crear la base de datos de la memoria; indica una ruta con permiso de escritura.',
+    'no se puede abrir ni crear la base de datos de la memoria; indica una ruta con permiso de escritura o, con PostgreSQL, revisa que el servidor responda y que la URL, el usuario y la contraseña sean correctos.',
+  DB_DRIVER_MISSING: () =>
+    'la memoria en PostgreSQL necesita el paquete `pg`, que no está instalado; instálalo junto a @lectern/memory o usa un archivo SQLite.',
   CANCELLED: () => 'la reindexación se canceló; el índice quedó como estaba.',
   STORE_CLOSED: () =>
     'la memoria está cerrada (el servidor se está deteniendo); vuelve a conectar.',

@@ -147,7 +147,8 @@ export function memoriaTests(target: BackendUnderTest): void {
       const hits = (filtered.structuredContent as { results: Array<{ path: string }> }).results;
       expect(hits.length).toBeGreaterThan(0);
       expect(new Set(hits.map((h) => h.path))).toEqual(new Set(['notas/diario.txt']));
-      const raw = await call('buscar_memoria', { consulta: 'canela OR nada', sintaxis_fts: true });
+      // Raw syntax is the backend's own (FTS5 `a OR b`, tsquery `a | b`).
+      const raw = await call('buscar_memoria', { consulta: target.raw.either, sintaxis_fts: true });
       expect((raw.structuredContent as { match: string }).match).toBe('raw');
     });
 

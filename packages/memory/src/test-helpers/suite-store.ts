@@ -1,4 +1,12 @@
-import { readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { isToolError } from '@lectern/core';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -719,6 +727,34 @@ Aphids on the roses again; tried neem oil.
         changed: 1,
         deleted: 1,
       });
+    });
+  });
+
+  describe('hard links', () => {
+    test('a hard-linked note is not indexed unless the source allows hard links', async () => {
+      const outside = tempDir();
+      try {
+        const secret = outside.write('secret.md', 'classified apricot\n');
+        linkSync(secret, join(dir.path, 'linked.md'));
+        dir.write('plain.md', 'apricot\n');
+        const store = open();
+        const r = await store.reindex();
+        expect(r.errors.map((e) => [e.path, e.code])).toEqual([
+          ['notes/linked.md', 'PATH_HARD_LINK'],
+        ]);
+        expect(paths(await store.search({ query: 'apricot' }))).toEqual(['notes/plain.md']);
+        const trusting = make({
+          sources: [{ id: 'notes', path: dir.path, allowHardLinks: true }],
+          db: 'trusting',
+        });
+        await trusting.reindex();
+        expect(paths(await trusting.search({ query: 'apricot' }))).toEqual([
+          'notes/linked.md',
+          'notes/plain.md',
+        ]);
+      } finally {
+        outside.cleanup();
+      }
     });
   });
 }

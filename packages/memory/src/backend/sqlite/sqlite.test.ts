@@ -1,4 +1,4 @@
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isToolError } from '@lectern/core';
 import Database from 'better-sqlite3';
@@ -161,7 +161,7 @@ describe('corrupted database', () => {
   });
 });
 
-describe('database location and hard links', () => {
+describe('database location', () => {
   const codeOfSync = (fn: () => unknown): string => {
     try {
       fn();
@@ -198,32 +198,5 @@ describe('database location and hard links', () => {
     renameSync(join(dir.path, '.lectern', 'm.db'), join(dir.path, 'kept.db'));
     const again = open({ dbPath: join(dir.path, 'kept.db') });
     expect(paths(await again.search({ query: 'apricot' }))).toEqual(['notes/a.md']);
-  });
-
-  test('a hard-linked note is not indexed unless the source allows hard links', async () => {
-    const outside = tempDir();
-    try {
-      const secret = outside.write('secret.md', 'classified apricot\n');
-      linkSync(secret, join(dir.path, 'linked.md'));
-      dir.write('plain.md', 'apricot\n');
-      const store = open();
-      const r = await store.reindex();
-      expect(r.errors.map((e) => [e.path, e.code])).toEqual([
-        ['notes/linked.md', 'PATH_HARD_LINK'],
-      ]);
-      expect(paths(await store.search({ query: 'apricot' }))).toEqual(['notes/plain.md']);
-      const trusting = createMemory({
-        sources: [{ id: 'notes', path: dir.path, allowHardLinks: true }],
-        dbPath: join(dir.path, '.lectern', 'trusting.db'),
-      });
-      stores.push(trusting);
-      await trusting.reindex();
-      expect(paths(await trusting.search({ query: 'apricot' }))).toEqual([
-        'notes/linked.md',
-        'notes/plain.md',
-      ]);
-    } finally {
-      outside.cleanup();
-    }
   });
 });

@@ -1,0 +1,428 @@
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isToolError } from '@lectern/core';
+import { bySize } from '@lectern/core/testing';
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { MAX_QUERY_TERMS, parseQuery } from '../../lib/query.js';
+import { createMemory } from '../../store.js';
+import { type TempDir, tempDir } from '../../test-helpers/fs.js';
+import { postgresForTests, testSchemas } from '../../test-helpers/postgres.js';
+import { memoryBackendSuite } from '../../test-helpers/suite.js';
+import type { MemoryStore } from '../../types.js';
+import { postgresBackend } from './backend.js';
+import { isPostgresUrl, loadDriverWith, poolConfig, redactUrl } from './driver.js';
+import { namesOf } from './schema.js';
+import { termsQuery } from './text.js';
+
+// Driver and option handling: no server needed.
+describe('PostgreSQL options', () => {
+  test('a missing pg driver is a clear error naming the package', () => {
+    let error: unknown;
+    try {
+      // What Node's require throws when a package is not installed.
+      loadDriverWith((id) => {
+        throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(isToolError(error) && error.code).toBe('DB_DRIVER_MISSING');
+    expect((error as Error).message).toMatch(/`pg` package/);
+  });
+
+  test('URLs are recognised, and a password never appears in what is shown', () => {
+    expect(isPostgresUrl('postgres://h/db')).toBe(true);
+    expect(isPostgresUrl('postgresql://h/db')).toBe(true);
+    expect(isPostgresUrl('/var/lib/memory.db')).toBe(false);
+    const shown = redactUrl('postgres://team:s3cret-pw@db.example:5432/notes?password=x');
+    expect(shown).not.toMatch(/s3cret|password=x/);
+    expect(shown).toContain('team:***@db.example:5432/notes');
+  });
+
+  test('TLS options are passed through, and win over a URL sslmode', () => {
+    const dir = tempDir();
+    try {
+      const ca = dir.write(
+        'ca.pem',
+        '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+      );
+      const config = poolConfig(
+        {
+          url: 'postgres://u@h/db?sslmode=disable',
+          tls: { ca, rejectUnauthorized: true, servername: 'db.internal' },
+        },
+        'postgres://u@h/db?sslmode=disable',
+      );
+      expect(config.ssl).toEqual({
+        ca: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+        rejectUnauthorized: true,
+        servername: 'db.internal',
+      });
+      expect(config.connectionString).not.toContain('sslmode');
+      const missing = (() => {
+        try {
+          poolConfig({ url: 'postgres://u@h/db', tls: { ca: join(dir.path, 'nope.pem') } }, 'x');
+        } catch (e) {
+          return e as Error;
+        }
+      })();
+      expect(missing?.message).toMatch(/cannot read the TLS ca file/);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  test('the password comes from the named environment variable, and its absence is explained', () => {
+    process.env.LECTERN_TEST_PW = 'from-env';
+    try {
+      expect(
+        poolConfig({ url: 'postgres://u@h/db', passwordEnv: 'LECTERN_TEST_PW' }, 'x'),
+      ).toMatchObject({
+        password: 'from-env',
+      });
+    } finally {
+      delete process.env.LECTERN_TEST_PW;
+    }
+    expect(() =>
+      poolConfig({ url: 'postgres://u@h/db', passwordEnv: 'LECTERN_TEST_PW' }, 'x'),
+    ).toThrow(/LECTERN_TEST_PW is not set/);
+  });
+
+  test('schema names are plain identifiers', () => {
+    expect(() => namesOf('team_a')).not.toThrow();
+    expect(() => namesOf('a"; drop table x; --')).toThrow(/not a plain name/);
+  });
+});
+
+const url = postgresForTests('the memory suite on PostgreSQL');
+
+if (url) {
+  const schemas = testSchemas(url);
+  afterAll(() => schemas.close());
+
+  // The shared suite: every database of a test is a schema of its own in one database.
+  memoryBackendSuite({
+    name: 'PostgreSQL',
+    backend: (db = 'main') => postgresBackend({ url, schema: schemas.schema(db), poolSize: 2 }),
+    beforeEach: () => schemas.next(),
+    afterEach: () => schemas.dropAll(),
+    expressions: { prefix: "'deploy':*", pruned: "'quince'", typo: "'weekly' | 'qunice'" },
+    raw: {
+      either: 'deployments | canela',
+      headingOnly: 'incidents:A',
+      invalid: ['&(', 'deploy &', '(canela', 'a <-> ', '!'],
+    },
+  });
+
+  describe('PostgreSQL only', () => {
+    let dir: TempDir;
+    let stores: MemoryStore[];
+    let admin: pg.Pool;
+
+    beforeEach(() => {
+      schemas.next();
+      dir = tempDir();
+      stores = [];
+      admin = new pg.Pool({ connectionString: url, max: 2 });
+    });
+    afterEach(async () => {
+      for (const s of stores) await s.close();
+      await admin.end();
+      await schemas.dropAll();
+      dir.cleanup();
+    });
+
+    function open(
+      options: { path?: string; machine?: string; schema?: string; id?: string } = {},
+    ): MemoryStore {
+      const store = createMemory({
+        sources: [{ id: options.id ?? 'notes', path: options.path ?? dir.path }],
+        backend: postgresBackend({
+          url: url!,
+          schema: options.schema ?? schemas.schema('main'),
+          poolSize: 2,
+          ...(options.machine ? { machine: options.machine } : {}),
+        }),
+      });
+      stores.push(store);
+      return store;
+    }
+
+    const paths = (r: { results: Array<{ path: string }> }) => r.results.map((c) => c.path).sort();
+
+    test('no query text is ever a syntax error on the real server', async () => {
+      dir.write('a.md', '# Heading\n\nsome body text with café and AND NEAR or & | ! <-> :*\n');
+      const store = open();
+      await store.reindex();
+      const simple = namesOf(schemas.schema('main')).simple;
+      const alphabet = [
+        '"',
+        '*',
+        '-',
+        '+',
+        '(',
+        ')',
+        ':',
+        '^',
+        '{',
+        '}',
+        ' ',
+        ',',
+        '.',
+        '&',
+        '|',
+        '!',
+        '<',
+        '>',
+        '<->',
+        "'",
+        '\\',
+        '\u0000',
+        '\t',
+        'AND',
+        'OR',
+        'NOT',
+        'a',
+        'é',
+        'café',
+        'body',
+        ':A',
+        ':*',
+        '$$',
+        ';',
+        '--',
+      ];
+      const check = async (text: string) => {
+        const terms = parseQuery(text);
+        if (terms.length === 0 || terms.length > MAX_QUERY_TERMS) return;
+        for (const mode of ['all', 'any'] as const) {
+          await admin.query(`SELECT to_tsquery(${simple}, $1)`, [termsQuery(terms, mode)]);
+        }
+        const r = await store.search({ query: text });
+        expect(r).toHaveProperty('results');
+      };
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.constantFrom(...alphabet), { maxLength: 24 }), (parts) =>
+          check(parts.join('')),
+        ),
+        { numRuns: bySize(150, 2000) },
+      );
+      await fc.assert(fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 60 }), check), {
+        numRuns: bySize(150, 2000),
+      });
+      expect(paths(await store.search({ query: 'AND NEAR' }))).toEqual(['notes/a.md']);
+      expect(paths(await store.search({ query: "<-> ! & | ' :* body:*" }))).toEqual(['notes/a.md']);
+    }, 120_000);
+
+    test('two machines with their own checkouts share one source without duplicates or ping-pong', async () => {
+      const other = tempDir();
+      try {
+        // Written a while ago (a file younger than 2 s is re-hashed by every reindex anyway).
+        const old = new Date(Date.now() - 60_000);
+        for (let i = 0; i < 20; i++) {
+          const text = `# Note ${i}\n\nshared walnut ${i}\n`;
+          utimesSync(dir.write(`n${i}.md`, text), old, old);
+          utimesSync(other.write(`n${i}.md`, text), old, old);
+        }
+        const a = open({ machine: 'alpha' });
+        const b = open({ machine: 'beta', path: other.path });
+        const [ra, rb] = await Promise.all([a.reindex(), b.reindex()]);
+        expect(ra.added + rb.added).toBe(20);
+        expect(ra.files).toBe(20);
+        expect(rb.files).toBe(20);
+        // The second machine found the same content under its own stat: nothing rewritten.
+        const rows = async () =>
+          (
+            await admin.query(
+              `SELECT path, origin, indexed_at FROM "${schemas.schema('main')}".files ORDER BY path`,
+            )
+          ).rows;
+        const before = await rows();
+        expect(before).toHaveLength(20);
+        for (let round = 0; round < 2; round++) {
+          expect(await a.reindex()).toMatchObject({
+            added: 0,
+            updated: 0,
+            removed: 0,
+            unchanged: 20,
+          });
+          expect(await b.reindex()).toMatchObject({
+            added: 0,
+            updated: 0,
+            removed: 0,
+            unchanged: 20,
+          });
+        }
+        expect(await rows()).toEqual(before);
+        // Each machine judges staleness by its own files.
+        for (const s of [a, b]) {
+          const r = await s.search({ query: 'walnut', limit: 50 });
+          expect(r.results).toHaveLength(20);
+          expect(r.results.every((c) => !c.stale)).toBe(true);
+          expect((await s.listSources()).sources[0]!.pending).toEqual({
+            new: 0,
+            changed: 0,
+            deleted: 0,
+          });
+        }
+        // An edit on one machine is seen by the other's searches (the index is shared).
+        dir.write('n3.md', '# Note 3\n\nshared walnut 3 and a pecan\n');
+        expect(await a.reindex()).toMatchObject({ updated: 1 });
+        expect(paths(await b.search({ query: 'pecan' }))).toEqual(['notes/n3.md']);
+      } finally {
+        other.cleanup();
+      }
+    });
+
+    test('concurrent reindexes from several stores lose nothing', async () => {
+      const stores = [open({ machine: 'm1' }), open({ machine: 'm2' }), open({ machine: 'm3' })];
+      let written = 0;
+      for (let round = 0; round < 4; round++) {
+        for (let k = 0; k < 15; k++) {
+          dir.write(`r${round}/f${k}.md`, `# File ${written}\n\nmarker${written} chestnut\n`);
+          written++;
+        }
+        const results = await Promise.all(stores.map((s) => s.reindex()));
+        for (const r of results) expect(r.errors).toEqual([]);
+      }
+      const final = await stores[0]!.reindex();
+      expect(final).toMatchObject({ files: written, chunks: written, added: 0 });
+      const s = schemas.schema('main');
+      const counts = (
+        await admin.query(
+          `SELECT (SELECT count(*) FROM "${s}".files)::int AS files,
+            (SELECT count(*) FROM "${s}".chunks)::int AS chunks,
+            (SELECT count(DISTINCT path) FROM "${s}".files)::int AS paths,
+            (SELECT value FROM "${s}".meta WHERE key = 'chunk_count') AS recorded`,
+        )
+      ).rows[0];
+      expect(counts).toEqual({
+        files: written,
+        chunks: written,
+        paths: written,
+        recorded: String(written),
+      });
+      for (let i = 0; i < written; i += 7) {
+        expect((await stores[i % 3]!.search({ query: `marker${i}` })).results).toHaveLength(1);
+      }
+    });
+
+    test('a search during a reindex sees every note as it was or as it is, never half', async () => {
+      const FILES = 120;
+      const note = (i: number, gen: string) =>
+        `# Note ${i}\n\nEvery note mentions the zebra.\n\n${i < 30 ? `Marked ${gen}.` : 'Unmarked.'}\n`;
+      for (let i = 0; i < FILES; i++) dir.write(`n${i}.md`, note(i, 'genone'));
+      const writer = open({ machine: 'w' });
+      const reader = open({ machine: 'r' });
+      await writer.reindex();
+      for (let i = 0; i < 30; i++) writeFileSync(join(dir.path, `n${i}.md`), note(i, 'gentwo'));
+      let checked = 0;
+      const r = await writer.reindex({
+        full: true,
+        onProgress: async () => {
+          // Called at the start (after the full reindex cleared every row, uncommitted), at
+          // most every 100 ms, and at the end: always inside the transaction.
+          if (checked >= 5) return;
+          // Inside the writer's transaction: the reader sees the committed, complete index.
+          checked++;
+          const one = await reader.search({ query: 'genone', limit: 50 });
+          const two = await reader.search({ query: 'gentwo', limit: 50 });
+          const zebra = await reader.search({ query: 'zebra', limit: 50 });
+          expect(one.results).toHaveLength(30);
+          expect(two.results).toHaveLength(0);
+          expect(zebra.next_offset).toBe(50);
+          expect((await reader.listSources()).sources[0]).toMatchObject({
+            files: FILES,
+            chunks: FILES,
+          });
+        },
+      });
+      expect(checked).toBeGreaterThanOrEqual(2);
+      expect(r.files).toBe(FILES);
+      expect((await reader.search({ query: 'gentwo', limit: 50 })).results).toHaveLength(30);
+      expect((await reader.search({ query: 'genone', limit: 50 })).results).toHaveLength(0);
+    });
+
+    test('a reindex waits for another one holding the lock, and gives up with INDEX_BUSY', async () => {
+      dir.write('a.md', 'apple\n');
+      const s = schemas.schema('main');
+      const first = open();
+      await first.reindex();
+      const hold = await admin.connect();
+      try {
+        await hold.query('BEGIN');
+        const key = (
+          await hold.query(
+            "SELECT pg_try_advisory_xact_lock(19525, (SELECT ('x' || substr(encode(sha256($1::bytea), 'hex'), 1, 8))::bit(32)::int)) AS ok",
+            [s],
+          )
+        ).rows[0];
+        expect(key.ok).toBe(true);
+        const busy = createMemory({
+          sources: [{ id: 'notes', path: dir.path }],
+          busyTimeoutMs: 300,
+          backend: postgresBackend({ url: url!, schema: s, poolSize: 1 }),
+        });
+        stores.push(busy);
+        const error = await busy.reindex().catch((e) => e);
+        expect(error.code).toBe('INDEX_BUSY');
+        const waiting = first.reindex();
+        await new Promise((r) => setTimeout(r, 200));
+        await hold.query('COMMIT');
+        expect(await waiting).toMatchObject({ unchanged: 1 });
+      } finally {
+        await hold.query('ROLLBACK').catch(() => {});
+        hold.release();
+      }
+    });
+
+    test('the schema is versioned, and one written by a newer Lectern is refused', async () => {
+      dir.write('a.md', 'apple\n');
+      const s = schemas.schema('main');
+      const store = open();
+      await store.reindex();
+      const versions = (await admin.query(`SELECT version FROM "${s}".lectern_schema`)).rows;
+      expect(versions).toEqual([{ version: 1 }]);
+      await admin.query(`INSERT INTO "${s}".lectern_schema (version) VALUES (99)`);
+      const newer = open();
+      const error = await newer.search({ query: 'apple' }).catch((e) => e);
+      expect(error.code).toBe('DB_UNAVAILABLE');
+      expect(error.message).toMatch(/version 99, written by a newer Lectern/);
+    });
+
+    test('an unreachable server is DB_UNAVAILABLE, and its message never shows the password', async () => {
+      dir.write('a.md', 'apple\n');
+      const bad = new URL(url!);
+      bad.password = 'hunter2-secret';
+      bad.port = '1';
+      const store = createMemory({
+        sources: [{ id: 'notes', path: dir.path }],
+        dbPath: bad.toString(),
+      });
+      stores.push(store);
+      expect(store.dbPath).not.toContain('hunter2');
+      expect(store.dbPath).toContain('***');
+      const error = await store.search({ query: 'apple' }).catch((e) => e);
+      expect(error.code).toBe('DB_UNAVAILABLE');
+      expect(error.message).not.toContain('hunter2');
+      expect(JSON.stringify(error.details ?? {})).not.toContain('hunter2');
+    });
+
+    test('a postgres:// dbPath selects this backend, with the schema from the URL', async () => {
+      dir.write('a.md', '# Fruit\n\nmango\n');
+      const s = schemas.schema('byurl');
+      const u = new URL(url!);
+      u.searchParams.set('schema', s);
+      const store = createMemory({
+        sources: [{ id: 'notes', path: dir.path }],
+        dbPath: u.toString(),
+      });
+      stores.push(store);
+      expect(paths(await store.search({ query: 'mango' }))).toEqual(['notes/a.md']);
+      const n = (await admin.query(`SELECT count(*)::int AS n FROM "${s}".files`)).rows[0].n;
+      expect(n).toBe(1);
+    });
+  });
+}

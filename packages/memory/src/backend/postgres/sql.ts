@@ -1,0 +1,116 @@
+import type { Names } from './schema.js';
+
+/**
+ * ts_rank_cd weights, in PostgreSQL's order {D, C, B, A}: headings are indexed with weight A,
+ * body text with B, so a heading word counts four times a body word (as in the SQLite store).
+ */
+export const WEIGHTS = "'{0.1, 0.2, 0.25, 1.0}'::float4[]";
+
+/** ts_rank_cd normalisation: divide by 1 + log(document length), so long chunks do not win on size. */
+export const NORMALIZATION = 1;
+
+/** The statements of the PostgreSQL backend that do not depend on a query, for one schema. */
+export function statements(n: Names) {
+  const { s } = n;
+  /** Effective stat of a file for this process's folders: its own `seen` row, else the shared row. */
+  const effective = (f: string) => `
+    ${f}.id, ${f}.source, ${f}.path, coalesce(z.size, ${f}.size) AS size,
+    coalesce(z.mtime, ${f}.mtime) AS mtime, coalesce(z.ino, ${f}.ino) AS ino, ${f}.sha256,
+    coalesce(z.racy, ${f}.racy) AS racy, ${f}.chunks, ${f}.origin`;
+  const seenJoin = (f: string, originsParam: number) => `
+    LEFT JOIN unnest($${originsParam}::text[], $${originsParam + 1}::text[]) AS o (source, origin)
+      ON o.source = ${f}.source
+    LEFT JOIN ${s}.seen z ON z.file_id = ${f}.id AND z.origin = o.origin`;
+  return {
+    getMeta: `SELECT value FROM ${s}.meta WHERE key = $1`,
+    metaAll: `SELECT key, value FROM ${s}.meta`,
+    setMeta: `INSERT INTO ${s}.meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    setMetas: `INSERT INTO ${s}.meta (key, value) SELECT * FROM unnest($1::text[], $2::text[])
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    isBuilt: `SELECT 1 FROM ${s}.meta WHERE key = 'built_at'`,
+
+    sources: `SELECT id, root, indexed_at FROM ${s}.sources ORDER BY id`,
+    upsertSources: `INSERT INTO ${s}.sources (id, root, indexed_at)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+      ON CONFLICT (id) DO UPDATE SET root = excluded.root, indexed_at = excluded.indexed_at`,
+    deleteSource: `DELETE FROM ${s}.sources WHERE id = $1`,
+
+    /** Every file with this process's view of its stat ($1, $2: sources and their origins). */
+    allFiles: `SELECT ${effective('f')} FROM ${s}.files f ${seenJoin('f', 1)}`,
+    /** One file ($1, $2: origins; $3 source, $4 path). */
+    fileByPath: `SELECT ${effective('f')} FROM ${s}.files f ${seenJoin('f', 1)}
+      WHERE f.source = $3 AND f.path = $4`,
+    fileStatus: `SELECT f.source, f.path, coalesce(z.size, f.size) AS size, coalesce(z.mtime, f.mtime) AS mtime
+      FROM ${s}.files f ${seenJoin('f', 1)}`,
+    pathsOfSource: `SELECT path FROM ${s}.files WHERE source = $1 ORDER BY path`,
+    filesForFilter: `SELECT id, source, path FROM ${s}.files`,
+    filesForFilterOfSource: `SELECT id, source, path FROM ${s}.files WHERE source = $1`,
+    chunksPerSource: `SELECT source, sum(chunks)::bigint AS n FROM ${s}.files GROUP BY source`,
+    countChunks: `SELECT count(*)::bigint AS n FROM ${s}.chunks`,
+    nextIds: `SELECT nextval('${s}.files_id_seq') AS id FROM generate_series(1, $1)`,
+
+    insertFiles: `INSERT INTO ${s}.files (id, source, path, size, mtime, ino, sha256, indexed_at, racy, lang, chunks, origin)
+      SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::float8[], $6::float8[],
+        $7::text[], $8::text[], $9::bool[], $10::text[], $11::int[], $12::text[])`,
+    updateFiles: `UPDATE ${s}.files f SET source = u.source, path = u.path, size = u.size, mtime = u.mtime,
+        ino = u.ino, sha256 = u.sha256, indexed_at = u.indexed_at, racy = u.racy, lang = u.lang,
+        chunks = u.chunks, origin = u.origin
+      FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::float8[], $6::float8[],
+        $7::text[], $8::text[], $9::bool[], $10::text[], $11::int[], $12::text[])
+        AS u (id, source, path, size, mtime, ino, sha256, indexed_at, racy, lang, chunks, origin)
+      WHERE f.id = u.id`,
+    touchFiles: `UPDATE ${s}.files f SET source = u.source, path = u.path, size = u.size, mtime = u.mtime,
+        ino = u.ino, sha256 = u.sha256, indexed_at = u.indexed_at, racy = u.racy, origin = u.origin
+      FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::float8[], $6::float8[],
+        $7::text[], $8::text[], $9::bool[], $10::text[])
+        AS u (id, source, path, size, mtime, ino, sha256, indexed_at, racy, origin)
+      WHERE f.id = u.id`,
+    upsertSeen: `INSERT INTO ${s}.seen (file_id, origin, size, mtime, ino, racy)
+      SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::float8[], $5::float8[], $6::bool[])
+      ON CONFLICT (file_id, origin) DO UPDATE SET size = excluded.size, mtime = excluded.mtime,
+        ino = excluded.ino, racy = excluded.racy, at = now()`,
+    deleteSeenOf: `DELETE FROM ${s}.seen WHERE file_id = ANY($1::bigint[])`,
+    pruneSeen: `DELETE FROM ${s}.seen WHERE at < now() - interval '30 days'`,
+    deleteChunksOf: `DELETE FROM ${s}.chunks WHERE file_id = ANY($1::bigint[])`,
+    deleteFiles: `DELETE FROM ${s}.files WHERE id = ANY($1::bigint[])`,
+    /** Chunks with both tsvectors computed by the server from the prepared words. */
+    insertChunks: `INSERT INTO ${s}.chunks (file_id, start_line, end_line, start_byte, end_byte, heading_path, lang, exact, forms)
+      SELECT u.f, u.sl, u.el, u.sb, u.eb, u.h, u.l,
+        setweight(to_tsvector(${n.simple}, u.hw), 'A') || setweight(to_tsvector(${n.simple}, u.bw), 'B'),
+        CASE u.l
+          WHEN 'en' THEN setweight(to_tsvector(${n.english}, u.hw), 'A') || setweight(to_tsvector(${n.english}, u.bw), 'B')
+          WHEN 'es' THEN setweight(to_tsvector(${n.spanish}, u.hw), 'A') || setweight(to_tsvector(${n.spanish}, u.bw), 'B')
+        END
+      FROM unnest($1::bigint[], $2::int[], $3::int[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
+        $8::text[], $9::text[]) AS u (f, sl, el, sb, eb, h, l, hw, bw)`,
+
+    chunksOfSource: `DELETE FROM ${s}.chunks WHERE file_id IN (SELECT id FROM ${s}.files WHERE source = $1)`,
+    filesOfSource: `DELETE FROM ${s}.files WHERE source = $1 RETURNING id`,
+    clear: [
+      `DELETE FROM ${s}.chunks`,
+      `DELETE FROM ${s}.seen`,
+      `DELETE FROM ${s}.files`,
+      `DELETE FROM ${s}.problems`,
+    ],
+
+    problems: `SELECT source, path, size, mtime, code, message FROM ${s}.problems`,
+    problemStatus: `SELECT source, path, size, mtime FROM ${s}.problems`,
+    problemKeys: `SELECT source, path FROM ${s}.problems`,
+    problemByPath: `SELECT source, path, size, mtime, code, message FROM ${s}.problems WHERE source = $1 AND path = $2`,
+    upsertProblems: `INSERT INTO ${s}.problems (source, path, size, mtime, code, message)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::float8[], $5::text[], $6::text[])
+      ON CONFLICT (source, path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime,
+        code = excluded.code, message = excluded.message`,
+    deleteProblems: `DELETE FROM ${s}.problems p USING unnest($1::text[], $2::text[]) AS u (source, path)
+      WHERE p.source = u.source AND p.path = u.path`,
+    deleteProblemsOfSource: `DELETE FROM ${s}.problems WHERE source = $1`,
+
+    /** Details of a page of chunk ids ($1 ids; $2, $3 origins). */
+    hitDetails: `SELECT c.id, c.start_line, c.end_line, c.start_byte, c.end_byte, c.heading_path,
+        f.source, f.path, f.sha256, coalesce(z.size, f.size) AS size, coalesce(z.mtime, f.mtime) AS mtime
+      FROM ${s}.chunks c JOIN ${s}.files f ON f.id = c.file_id ${seenJoin('f', 2)}
+      WHERE c.id = ANY($1::bigint[])`,
+  };
+}
+
+export type Statements = ReturnType<typeof statements>;
