@@ -17,10 +17,13 @@ writeFileSync(join(dir, 'a.md'), '# A\n\ntext\n');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const schema = {
-  type: 'object',
-  properties: { name: { type: 'string', minLength: 2 }, age: { type: 'integer' } },
+  type: 'object' as const,
+  properties: {
+    name: { type: 'string' as const, minLength: 2 },
+    age: { type: 'integer' as const },
+  },
   required: ['name'],
-} as const;
+};
 
 describe('lazyJsonSchemaValidator', () => {
   it('gives the same verdicts as the SDK Ajv validator', () => {
