@@ -30,9 +30,7 @@ const es = z.locales.es().localeError;
  * keep their native (English) names; their descriptions are in Spanish.
  */
 export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
-  const query = fieldLimits(memorySearchInput, 'query');
   const limit = fieldLimits(memorySearchInput, 'limit');
-  const offset = fieldLimits(memorySearchInput, 'offset');
   const buscar = adaptTool(memorySearchTool(store), {
     name: 'buscar_memoria',
     title: 'Buscar en la memoria',

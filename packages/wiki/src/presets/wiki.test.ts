@@ -39,7 +39,9 @@ describe('wiki preset', () => {
       expect(props, name).not.toContain('truncated');
     }
     const read = listed.find((t) => t.name === 'read_page')!;
-    expect(read.description).toContain('truncated=true means next_offset continues');
+    expect(read.description).toContain('when truncated is true, follow next_offset');
+    const nativeRead = nativeListed.find((t) => t.name === 'read_page')!;
+    expect(nativeRead.description).toContain('when has_more is true, follow next_offset');
   });
 
   it('answers with the same values as the native tools, truncated standing for has_more', async () => {
