@@ -11,8 +11,8 @@ describe('public API', () => {
         "WIKI_TOOL_NAMES",
         "WRITE_BATCH_MAX_TEXT_CHARS",
         "displayText",
-        "wikiPresetTools",
         "wikiPackage",
+        "wikiPresetTools",
         "wikiTools",
       ]
     `);
