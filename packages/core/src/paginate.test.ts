@@ -2,8 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolError } from './errors.js';
 import {
+  checkOutputBytes,
   collectPage,
+  DEFAULT_OUTPUT_BYTES,
   jsonBytes,
+  MIN_OUTPUT_BYTES,
   OutputBudget,
   paginateChars,
   paginateLines,
@@ -316,5 +319,35 @@ describe('collectPage', () => {
     }
     expect(error?.code).toBe('OUTPUT_TOO_LARGE');
     expect(error?.details).toMatchObject({ offset: 7, next_offset: 8, max_bytes: 200 });
+  });
+});
+
+describe('checkOutputBytes', () => {
+  it('defaults to DEFAULT_OUTPUT_BYTES and keeps a valid budget', () => {
+    expect(checkOutputBytes(undefined)).toBe(DEFAULT_OUTPUT_BYTES);
+    expect(checkOutputBytes(null)).toBe(DEFAULT_OUTPUT_BYTES);
+    expect(checkOutputBytes(MIN_OUTPUT_BYTES)).toBe(4096);
+    expect(checkOutputBytes(16 * 1024 * 1024)).toBe(16 * 1024 * 1024);
+  });
+
+  it('refuses what is not a whole number of at least 4096, naming the option', () => {
+    for (const bad of [
+      4095,
+      0,
+      -1,
+      4096.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      2 ** 60,
+      '8192',
+    ]) {
+      expect(
+        codeOf(() => checkOutputBytes(bad)),
+        String(bad),
+      ).toBe('INVALID_LIMIT');
+    }
+    expect(() => checkOutputBytes(100)).toThrow(
+      /maxOutputBytes must be a whole number of at least 4096, got 100/,
+    );
   });
 });

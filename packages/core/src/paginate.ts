@@ -120,6 +120,26 @@ function jsonPrefixEnd(text: string, from: number, to: number, maxBytes: number)
  */
 export const DEFAULT_OUTPUT_BYTES = 4 * 1024 * 1024;
 
+/** Smallest `maxOutputBytes` a package accepts: room for the fixed fields and one item. */
+export const MIN_OUTPUT_BYTES = 4096;
+
+/**
+ * Checks a package's `maxOutputBytes` option and returns the budget to use:
+ * {@link DEFAULT_OUTPUT_BYTES} when it is not set, else the value when it is a whole number of
+ * at least {@link MIN_OUTPUT_BYTES}. Anything else throws `INVALID_LIMIT` naming the option.
+ */
+export function checkOutputBytes(value: unknown): number {
+  const out = value ?? DEFAULT_OUTPUT_BYTES;
+  if (typeof out !== 'number' || !Number.isSafeInteger(out) || out < MIN_OUTPUT_BYTES) {
+    throw new ToolError(
+      'INVALID_LIMIT',
+      `maxOutputBytes must be a whole number of at least ${MIN_OUTPUT_BYTES}, got ${String(out)}.`,
+      { details: { param: 'maxOutputBytes', minimum: MIN_OUTPUT_BYTES } },
+    );
+  }
+  return out;
+}
+
 /** Size of `value` as compact JSON, in UTF-8 bytes. */
 export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');

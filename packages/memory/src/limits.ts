@@ -2,6 +2,11 @@
 export const DEFAULT_MEMORY_MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** Default results per search page. */
 export const DEFAULT_SEARCH_LIMIT = 10;
+/**
+ * Byte budget of one search result (core's `DEFAULT_OUTPUT_BYTES`, 4 MiB of compact JSON): a
+ * page of long headings or snippets stops before it, and `next_offset` continues after it.
+ */
+export const MAX_SEARCH_OUTPUT_BYTES = 4 * 1024 * 1024;
 /** Most results per search page. */
 export const MAX_SEARCH_LIMIT = 50;
 /** Largest search offset. */

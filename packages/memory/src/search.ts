@@ -1,5 +1,5 @@
 import { closeSync, readSync } from 'node:fs';
-import { openInRootSync } from '@lectern/core';
+import { jsonBytes, OutputBudget, openInRootSync } from '@lectern/core';
 import picomatch from 'picomatch';
 import { RawQueryError, type SearchHit } from './backend/types.js';
 import { fileKey, type StoreContext, sourceById } from './context.js';
@@ -11,8 +11,12 @@ import {
   MAX_QUERY_CHARS,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_OFFSET,
+  MAX_SEARCH_OUTPUT_BYTES,
 } from './limits.js';
 import type { Citation, SearchOptions, SearchResult } from './types.js';
+
+/** Bytes kept for the result's fixed fields and warnings, beside fts_query and the citations. */
+const SEARCH_RESERVED_BYTES = 64 * 1024;
 
 /** Most bytes of one chunk read back for its snippet. */
 const SNIPPET_READ_BYTES = 64 * 1024;
@@ -100,7 +104,8 @@ export async function runSearch(
   ctx: StoreContext,
   checked: ReturnType<typeof checkSearch>,
   source: string | undefined,
-): Promise<Omit<SearchResult, 'warnings'>> {
+  maxBytes = MAX_SEARCH_OUTPUT_BYTES,
+): Promise<SearchResult> {
   let page: Awaited<ReturnType<typeof ctx.backend.search>>;
   try {
     page = await ctx.backend.search({
@@ -136,9 +141,13 @@ export async function runSearch(
   }
   const seen = new Map<SearchHit, { snippet: string; stale: boolean }>();
   for (const hits of byFile.values()) readBack(ctx, hits, highlight, seen);
-  const results: Citation[] = page.hits.map((hit) => {
+  // The page stops before the byte budget (long heading paths, long snippets): citations are
+  // charged in rank order and next_offset continues after the last one that fit.
+  const budget = new OutputBudget(maxBytes, SEARCH_RESERVED_BYTES + jsonBytes(page.expression));
+  const results: Citation[] = [];
+  for (const hit of page.hits) {
     const back = seen.get(hit) ?? { snippet: '', stale: true };
-    return {
+    const citation: Citation = {
       path: fileKey(hit.source, hit.path),
       source: hit.source,
       start_line: hit.startLine,
@@ -149,12 +158,37 @@ export async function runSearch(
       version: hit.version,
       stale: back.stale,
     };
-  });
+    if (!budget.take(citation)) {
+      const at = checked.offset + results.length;
+      if (results.length === 0) {
+        const bytes = jsonBytes(citation);
+        throw new MemoryError(
+          'OUTPUT_TOO_LARGE',
+          `citation ${at} (${citation.path}, lines ${citation.start_line}-${citation.end_line}) alone takes ${bytes} bytes of JSON, over the ${maxBytes}-byte budget of one result; pass {param:offset} ${at + 1} to continue after it.`,
+          {
+            param: 'offset',
+            details: { offset: at, next_offset: at + 1, bytes, max_bytes: maxBytes },
+          },
+        );
+      }
+      return {
+        results,
+        match: page.match,
+        fts_query: page.expression,
+        next_offset: at,
+        warnings: [
+          `this page stopped after ${results.length} citations to stay within ${maxBytes} bytes; pass next_offset (${at}) as the offset for the rest.`,
+        ],
+      };
+    }
+    results.push(citation);
+  }
   return {
     results,
     match: page.match,
     fts_query: page.expression,
     next_offset: page.more ? checked.offset + checked.limit : null,
+    warnings: [],
   };
 }
 

@@ -192,7 +192,10 @@ class Memory implements MemoryStore {
     const notes = await this.ensureBuilt();
     const pending = this.warnings();
     const result = await runSearch(this.ctx, checked, options.source);
-    return { ...result, warnings: [...pending, ...notes.filter((n) => !pending.includes(n))] };
+    return {
+      ...result,
+      warnings: [...pending, ...notes.filter((n) => !pending.includes(n)), ...result.warnings],
+    };
   }
 
   async readFragment(options: ReadFragmentOptions): Promise<Fragment> {

@@ -1,7 +1,6 @@
-import type { Stats } from 'node:fs';
-import { defineTool, READ_ONLY } from '@lectern/core';
+import { defineTool, jsonBytes, OutputBudget, READ_ONLY, ToolError } from '@lectern/core';
 import { z } from 'zod';
-import type { LinesContext } from '../lib/context.js';
+import { formatBytes, type LinesContext } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
 import { checkStart } from '../lib/folder.js';
 import { compileGlobs } from '../lib/glob.js';
@@ -10,6 +9,29 @@ import { type WalkPosition, walkTree } from '../lib/walk.js';
 interface Position {
   p: string;
   d: boolean;
+}
+
+interface Entry {
+  path: string;
+  type: 'file' | 'directory';
+  size: number | null;
+  modified: string;
+}
+
+/** Longest cursor list_files accepts, in characters; the page keeps room for one. */
+const CURSOR_MAX_CHARS = 4096;
+/** Keys, punctuation and booleans of the result around its variable fields. */
+const ENVELOPE_BYTES = 256;
+
+/** An entry whose JSON alone does not fit an empty page (a path of many escaped characters). */
+function entryTooLarge(path: string, entry: Entry, maxBytes: number): ToolError {
+  const bytes = jsonBytes(entry);
+  return new ToolError(
+    'OUTPUT_TOO_LARGE',
+    (n) =>
+      `the entry ${JSON.stringify(path.slice(0, 200))}${path.length > 200 ? '…' : ''} alone takes ${bytes} bytes of JSON, which with the page's fixed fields is over the ${maxBytes}-byte output budget; list a folder below it with ${n('path')}, or skip it with ${n('exclude')}.`,
+    { details: { param: 'path', bytes, max_bytes: maxBytes } },
+  );
 }
 
 const isPosition = (v: unknown): v is Position =>
@@ -83,7 +105,7 @@ export function listFilesTool(ctx: LinesContext) {
     cursor: z
       .string()
       .min(1)
-      .max(4096)
+      .max(CURSOR_MAX_CHARS)
       .optional()
       .describe(
         'next_cursor from the previous page of the same listing (same parameters, limit may change); omit for the first page.',
@@ -105,7 +127,9 @@ export function listFilesTool(ctx: LinesContext) {
       .describe('Entries in walk order: by name within a folder, a folder before its contents.'),
     has_more: z
       .boolean()
-      .describe('True when another page may follow; pass next_cursor to get it.'),
+      .describe(
+        `True when another page may follow (a page also ends early to stay within ${formatBytes(limits.maxOutputBytes)} of JSON); pass next_cursor to get it.`,
+      ),
     next_cursor: z.string().nullable().describe('Cursor for the next page, or null when done.'),
     scan_limited: z
       .boolean()
@@ -151,11 +175,13 @@ export function listFilesTool(ctx: LinesContext) {
         const p = decodeCursor(input.cursor, 'list_files', query, isPosition);
         after = { path: p.p, descend: p.d };
       }
-      const found: Array<{
-        path: string;
-        type: 'file' | 'directory';
-        stat: Stats | null;
-      }> = [];
+      // The page stops before the output budget: fixed fields and the longest cursor a call
+      // accepts are reserved first, then each entry is charged as it is accepted.
+      const budget = new OutputBudget(
+        limits.maxOutputBytes,
+        ENVELOPE_BYTES + jsonBytes(ws.id) + jsonBytes(start.path) + CURSOR_MAX_CHARS + 2,
+      );
+      const entries: Entry[] = [];
       let position: Position | undefined;
       let hasMore = false;
       let scanLimited = false;
@@ -173,11 +199,27 @@ export function listFilesTool(ctx: LinesContext) {
         stats: true,
       })) {
         if (event.accepted && event.type !== 'other') {
-          if (found.length === limit) {
+          if (entries.length === limit) {
             hasMore = true;
             break;
           }
-          found.push({ path: event.path, type: event.type, stat: event.stat ?? null });
+          const st = event.stat ?? null;
+          // removed, or replaced by something else, since it was listed
+          if (st !== null && (event.type === 'file' ? st.isFile() : st.isDirectory())) {
+            const entry: Entry = {
+              path: event.path,
+              type: event.type,
+              size: event.type === 'file' ? st.size : null,
+              modified: st.mtime.toISOString(),
+            };
+            if (!budget.take(entry)) {
+              if (entries.length === 0)
+                throw entryTooLarge(event.path, entry, limits.maxOutputBytes);
+              hasMore = true;
+              break;
+            }
+            entries.push(entry);
+          }
           position = { p: event.path, d: event.descend };
         }
         scanned++;
@@ -187,18 +229,6 @@ export function listFilesTool(ctx: LinesContext) {
           position = { p: event.path, d: event.descend };
           break;
         }
-      }
-      const entries = [];
-      for (const item of found) {
-        const st = item.stat;
-        // removed, or replaced by something else, since it was listed
-        if (st === null || (item.type === 'file' ? !st.isFile() : !st.isDirectory())) continue;
-        entries.push({
-          path: item.path,
-          type: item.type,
-          size: item.type === 'file' ? st.size : null,
-          modified: st.mtime.toISOString(),
-        });
       }
       return {
         workspace: ws.id,

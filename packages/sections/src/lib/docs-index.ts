@@ -2,8 +2,8 @@ import type { Dirent, Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  checkOutputBytes,
   createRootSync,
-  DEFAULT_OUTPUT_BYTES,
   decodeUtf8,
   isToolError,
   type OpenedDir,
@@ -293,14 +293,7 @@ export class DocsIndex {
       );
     }
     this.maxFileBytes = max;
-    const out = options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES;
-    if (!Number.isSafeInteger(out) || out < 4096) {
-      throw new ToolError(
-        'INVALID_LIMIT',
-        `maxOutputBytes must be a whole number of at least 4096, got ${out}.`,
-      );
-    }
-    this.maxOutputBytes = out;
+    this.maxOutputBytes = checkOutputBytes(options.maxOutputBytes);
     const budget = options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES;
     if (!Number.isInteger(budget) || budget < 1) {
       throw new ToolError(

@@ -1,7 +1,8 @@
-import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
+import { defineTool, jsonBytes, OutputBudget, READ_ONLY, ToolError } from '@lectern/core';
 import { z } from 'zod';
 import { MAX_QUERY_CHARS, retryChanged, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
+import { ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
 import { rank, scopedDocs, searchData } from '../lib/scope.js';
 import { scoreAll, snippetOf, tokenize } from '../lib/search.js';
 
@@ -85,7 +86,9 @@ export function searchTool(index: DocsIndex) {
         const datas = await searchData(docs);
         const hits = rank(scoreAll(datas, terms, { head: 3, body: 1 }));
         const page = hits.slice(input.offset, input.offset + input.limit);
-        const end = input.offset + page.length;
+        // The page also stops before the byte budget (long headings, deep heading paths);
+        // next_offset continues after the last result that fit.
+        const budget = new OutputBudget(index.maxOutputBytes, ENVELOPE_BYTES);
         const results = [];
         for (const h of page) {
           const doc = docs[h.doc]!;
@@ -93,12 +96,20 @@ export function searchTool(index: DocsIndex) {
           const section = unit.section === -1 ? null : doc.model.sections[unit.section]!;
           const ref = sectionRef(doc, section);
           const body = await doc.extract(unit.bodyFirst, unit.bodyLast);
-          results.push({
+          const result = {
             ...ref,
             snippet: snippetOf(body.content, input.query, ref.heading),
             score: Math.round(h.score * 1000) / 1000,
-          });
+          };
+          if (!budget.take(result)) {
+            if (results.length === 0) {
+              throw entryTooLarge(input.offset, jsonBytes(result), index.maxOutputBytes);
+            }
+            break;
+          }
+          results.push(result);
         }
+        const end = input.offset + results.length;
         return {
           results,
           total: hits.length,

@@ -1,4 +1,4 @@
-import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
+import { defineTool, jsonBytes, OutputBudget, READ_ONLY, ToolError } from '@lectern/core';
 import { z } from 'zod';
 import {
   loadSource,
@@ -10,6 +10,7 @@ import {
   sourceFields,
 } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
+import { ENVELOPE_BYTES, whereTooLarge } from '../lib/output-budget.js';
 import { rank, scopedDocs, searchData } from '../lib/scope.js';
 import { contentTokens, scoreAll } from '../lib/search.js';
 
@@ -92,19 +93,30 @@ export function whereTool(index: DocsIndex) {
           return { docs, datas: await searchData(docs) };
         });
         const hits = rank(scoreAll(datas, terms, { head: 8, body: 1 })).slice(0, input.limit);
-        return {
-          mode: 'topic' as const,
-          results: hits.map((h) => {
-            const doc = docs[h.doc]!;
-            const unit = datas[h.doc]!.units[h.unit]!;
-            const section = unit.section === -1 ? null : doc.model.sections[unit.section]!;
-            return {
-              ...sectionRef(doc, section),
-              score: Math.round(h.score * 1000) / 1000,
-              matched_in: h.inHeading ? ('heading' as const) : ('body' as const),
-            };
-          }),
-        };
+        // One answer, no paging: the best sections must all fit the byte budget, or the call
+        // says which limit fits (never a silently shorter list).
+        const budget = new OutputBudget(index.maxOutputBytes, ENVELOPE_BYTES);
+        const results = [];
+        for (const h of hits) {
+          const doc = docs[h.doc]!;
+          const unit = datas[h.doc]!.units[h.unit]!;
+          const section = unit.section === -1 ? null : doc.model.sections[unit.section]!;
+          const result = {
+            ...sectionRef(doc, section),
+            score: Math.round(h.score * 1000) / 1000,
+            matched_in: h.inHeading ? ('heading' as const) : ('body' as const),
+          };
+          if (!budget.take(result)) {
+            throw whereTooLarge(
+              results.length,
+              input.limit,
+              jsonBytes(result),
+              index.maxOutputBytes,
+            );
+          }
+          results.push(result);
+        }
+        return { mode: 'topic' as const, results };
       }
       if (input.line === undefined) {
         throw new ToolError(
@@ -121,10 +133,12 @@ export function whereTool(index: DocsIndex) {
         );
       }
       const section = sectionAtLine(doc.model, input.line);
-      return {
-        mode: 'line' as const,
-        results: [{ ...sectionRef(doc, section), score: null, matched_in: 'line' as const }],
-      };
+      const result = { ...sectionRef(doc, section), score: null, matched_in: 'line' as const };
+      const bytes = jsonBytes(result);
+      if (bytes + ENVELOPE_BYTES > index.maxOutputBytes) {
+        throw whereTooLarge(0, 1, bytes, index.maxOutputBytes);
+      }
+      return { mode: 'line' as const, results: [result] };
     },
   });
 }

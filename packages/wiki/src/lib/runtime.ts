@@ -1,4 +1,4 @@
-import { DEFAULT_OUTPUT_BYTES, ToolError } from '@lectern/core';
+import { checkOutputBytes } from '@lectern/core';
 import { SearchIndex } from './search.js';
 import { type Wiki, type WikiOptions, WikiSet } from './wiki.js';
 import { WikiWriter } from './writer.js';
@@ -15,14 +15,7 @@ export class WikiRuntime {
   readonly maxOutputBytes: number;
 
   constructor(options: WikiOptions) {
-    const out = options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES;
-    if (!Number.isSafeInteger(out) || out < 4096) {
-      throw new ToolError(
-        'INVALID_LIMIT',
-        `maxOutputBytes must be a whole number of at least 4096, got ${out}.`,
-      );
-    }
-    this.maxOutputBytes = out;
+    this.maxOutputBytes = checkOutputBytes(options.maxOutputBytes);
     this.wikis = new WikiSet(options);
     for (const wiki of this.wikis.all()) {
       const writer = new WikiWriter(wiki);
