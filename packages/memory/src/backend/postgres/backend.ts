@@ -392,18 +392,22 @@ class PostgresBackend implements MemoryBackend {
     type Row = Record<string, unknown> & { id: string | null; score: number; tier: number };
     /**
      * Runs the statement built for the languages known so far; when the index says otherwise
-     * (a reindex changed them), learns them and runs it again.
+     * (a reindex changed them), learns them and, if the statement depended on them (some term
+     * has word forms), runs it again. Languages that keep changing under a stream of reindexes
+     * stop the retries after a few: that search then used a list a moment old.
      */
     const ranked = async (
       build: (languages: ReadonlyArray<Exclude<Language, 'simple'>>) => Pg.QueryConfig,
+      dependsOnLanguages: boolean,
     ) => {
       for (let attempt = 0; ; attempt++) {
         const known = this.searchLanguages;
         const r = await run(build(known.list));
         const rows = r.rows as Row[];
         const stored = (rows[0]?.languages as string | null | undefined) ?? null;
-        if (stored === known.stored || attempt >= 3) return rows;
+        if (stored === known.stored) return rows;
         this.searchLanguages = { stored, list: parseLanguages(stored) };
+        if (!dependsOnLanguages || attempt >= 3) return rows;
       }
     };
 
@@ -416,7 +420,7 @@ class PostgresBackend implements MemoryBackend {
       expression = request.query.text;
       const raw = expression;
       try {
-        rows = await ranked(() => statement(raw, undefined, undefined));
+        rows = await ranked(() => statement(raw, undefined, undefined), false);
       } catch (error) {
         const code = (error as { code?: string }).code ?? '';
         // 42601: syntax error in the tsquery text; 22023, 22P02, 54000: other invalid input.
@@ -436,7 +440,7 @@ class PostgresBackend implements MemoryBackend {
       rows = await ranked((languages) => {
         last.forms = this.formsQuery(first, 'all', languages);
         return statement(all, last.forms, first.length > 1 ? first : undefined);
-      });
+      }, first.some(hasForms));
       if (rows[0]?.id == null && terms.length > 1) {
         // Nothing holds every term, in any form: any term will do, without the common ones.
         match = 'any';
@@ -450,7 +454,7 @@ class PostgresBackend implements MemoryBackend {
         rows = await ranked((languages) => {
           last.forms = this.formsQuery(anyTerms, 'any', languages);
           return statement(any, last.forms, undefined);
-        });
+        }, anyTerms.some(hasForms));
       }
       // Second tier: chunks found only through other forms of the words, ranked below every
       // exact match (their scores are scaled under the lowest exact score).
