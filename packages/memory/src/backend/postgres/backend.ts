@@ -80,6 +80,18 @@ function cancelled(): MemoryError {
   return new MemoryError('CANCELLED', 'the reindex was cancelled; the index is unchanged.');
 }
 
+/** Sends one statement (on the pool, or on a client inside a transaction). */
+type Run = (query: Pg.QueryConfig) => Promise<Pg.QueryResult>;
+
+/** The word-form condition of a search (see `formsQuery`). */
+type FormsQuery = NonNullable<ReturnType<PostgresBackend['formsQuery']>>;
+
+/** The stemmed languages listed in the `languages` meta value. */
+function parseLanguages(stored: string | null): Array<Exclude<Language, 'simple'>> {
+  const list = stored ? (JSON.parse(stored) as Language[]) : [];
+  return STEMMED_LANGUAGES.filter((l) => list.includes(l));
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A file as the writer knows it: this process's view of its stat, plus shared-row facts. */
@@ -245,11 +257,27 @@ class PostgresBackend implements MemoryBackend {
 
   // ---------------------------------------------------------------- search
 
+  /**
+   * A search is one statement in the common case: ranking, the second tier of word forms, the
+   * page's chunk and file details, and the index's languages are read together, so the result
+   * comes from one snapshot without an explicit transaction. The any-term fallback adds one
+   * statement (its own snapshot). A path filter reads the file list first, so that case runs in
+   * a read-only transaction to keep one snapshot.
+   */
   search(request: SearchRequest): Promise<SearchPage> {
-    return this.snapshot((c) => this.searchIn(c, request));
+    if (request.pathFilter) {
+      return this.snapshot((c) => this.searchWith((q) => c.query(q), request));
+    }
+    return this.use(() => this.searchWith((q) => this.pool.query(q), request));
   }
 
-  private async searchIn(c: Pg.PoolClient, request: SearchRequest): Promise<SearchPage> {
+  /** Languages with word forms, as last seen in the index's `meta` (checked by every search). */
+  private searchLanguages: { stored: string | null; list: Array<Exclude<Language, 'simple'>> } = {
+    stored: null,
+    list: [],
+  };
+
+  private async searchWith(run: Run, request: SearchRequest): Promise<SearchPage> {
     const { s } = this.n;
     // Narrowing shared by every ranking statement: parameters $1.. are the filter's.
     const filterParams: unknown[] = [];
@@ -263,49 +291,136 @@ class PostgresBackend implements MemoryBackend {
     if (request.pathFilter) {
       const rows = (
         request.source === undefined
-          ? await c.query({ text: this.sql.filesForFilter, rowMode: 'array' })
-          : await c.query({
-              text: this.sql.filesForFilterOfSource,
-              values: [request.source],
-              rowMode: 'array',
-            })
-      ).rows as Array<[string, string, string]>;
+          ? await run({ text: this.sql.filesForFilter })
+          : await run({ text: this.sql.filesForFilterOfSource, values: [request.source] })
+      ).rows as Array<{ id: string; source: string; path: string }>;
       const keep = request.pathFilter;
-      filterParams.push(rows.filter(([, src, p]) => keep(src, p)).map(([id]) => id));
+      filterParams.push(rows.filter((r) => keep(r.source, r.path)).map((r) => r.id));
       filter.push(`c.file_id = ANY($${filterParams.length}::bigint[])`);
     }
     const need = request.offset + request.limit + 1;
-    /** Runs a ranking statement: `where` and `score` may use `$q1…` placeholders for `qs`. */
-    const rank = async (where: string, score: string, qs: string[], limit: number) => {
-      const values = [...filterParams, ...qs, limit];
-      const at = (i: number) => `$${filterParams.length + i + 1}`;
-      const fill = (text: string) => text.replace(/\$q(\d+)/g, (_, i: string) => at(Number(i)));
-      const text = `SELECT c.id, ${fill(score)} AS score FROM ${s}.chunks c
-        WHERE ${fill(where)}${filter.length ? ` AND ${filter.join(' AND ')}` : ''}
-        ORDER BY score DESC, c.id LIMIT ${at(qs.length)}`;
-      const r = await c.query<{ id: string; score: number }>(text, values);
-      return r.rows.map((row) => ({ id: Number(row.id), score: row.score }));
-    };
-    const exists = async (where: string, qs: string[]) => {
-      const values = [...filterParams, ...qs];
-      const fill = (text: string) =>
-        text.replace(/\$q(\d+)/g, (_, i: string) => `$${filterParams.length + Number(i) + 1}`);
-      const text = `SELECT 1 FROM ${s}.chunks c WHERE ${fill(where)}${filter.length ? ` AND ${filter.join(' AND ')}` : ''} LIMIT 1`;
-      return ((await c.query(text, values)).rowCount ?? 0) > 0;
-    };
     const simple = this.n.simple;
     const exactWhere = `c.exact @@ to_tsquery(${simple}, $q0)`;
     const exactScore = `ts_rank_cd(${WEIGHTS}, c.exact, to_tsquery(${simple}, $q0), ${NORMALIZATION})`;
 
+    /**
+     * One statement: the exact tier, the word-form tier (when `forms` is given, only as many
+     * rows as the exact tier left short of `need`), details of the rows on the requested page,
+     * the stored languages, and, when `prune` terms are given and both tiers are empty, how
+     * many chunks hold each of them (capped past half of all chunks, as `pruneCommonTerms`
+     * needs). Always returns at least one row (id null when nothing matched).
+     */
+    const statement = (
+      expression: string,
+      forms: FormsQuery | undefined,
+      prune: readonly QueryTerm[] | undefined,
+    ): Pg.QueryConfig => {
+      const values: unknown[] = [...filterParams];
+      const param = (v: unknown) => {
+        values.push(v);
+        return `$${values.length}`;
+      };
+      /** Replaces `$q0…` in texts by parameters for `qs`, each sent once, only when used. */
+      const filler = (qs: readonly string[]) => {
+        const at = new Map<number, string>();
+        return (text: string) =>
+          text.replace(/\$q(\d+)/g, (_, i: string) => {
+            const n = Number(i);
+            let p = at.get(n);
+            if (p === undefined) {
+              p = param(qs[n]);
+              at.set(n, p);
+            }
+            return p;
+          });
+      };
+      const narrow = filter.length ? ` AND ${filter.join(' AND ')}` : '';
+      const needP = param(need);
+      const exact = filler([expression]);
+      const ctes = [
+        `r1 AS (SELECT c.id, ${exact(exactScore)} AS score FROM ${s}.chunks c
+          WHERE ${exact(exactWhere)}${narrow} ORDER BY score DESC, c.id LIMIT ${needP})`,
+      ];
+      let ranked = 'SELECT id, score, 1 AS tier FROM r1';
+      if (forms) {
+        const fill = filler([...forms.qs, forms.scoreQuery, expression]);
+        const notExact = `$q${forms.qs.length + 1}`;
+        const where = fill(
+          `(${forms.where}) AND NOT (c.exact @@ to_tsquery(${simple}, ${notExact}))`,
+        );
+        const score = fill(forms.score);
+        ctes.push(`r2 AS (SELECT c.id, ${score} AS score FROM ${s}.chunks c
+          WHERE ${where}${narrow} ORDER BY score DESC, c.id
+          LIMIT ${needP}::bigint - (SELECT count(*) FROM r1))`);
+        ranked += ' UNION ALL SELECT id, score, 2 AS tier FROM r2';
+      }
+      ctes.push(`k AS (SELECT id, score, tier, row_number() OVER (ORDER BY tier, score DESC, id) AS n
+        FROM (${ranked}) u)`);
+      const counts: string[] = [];
+      if (prune) {
+        const cap = `(coalesce((SELECT value::bigint FROM ${s}.meta WHERE key = 'chunk_count'), 0) / 2 + 1)`;
+        prune.forEach((t, i) => {
+          if (!hasForms(t)) return;
+          counts.push(`CASE WHEN NOT EXISTS (SELECT 1 FROM k) THEN (SELECT count(*) FROM (SELECT 1
+            FROM ${s}.chunks c WHERE c.exact @@ to_tsquery(${simple}, ${param(termsQuery([t], 'all'))})
+            LIMIT ${cap}) x) END AS df${i}`);
+        });
+        counts.push(`(SELECT value FROM ${s}.meta WHERE key = 'chunk_count') AS chunk_count`);
+      }
+      const first = param(request.offset);
+      const last = param(request.offset + request.limit);
+      const sources = param(this.originSources);
+      const origins = param(this.originValues);
+      const text = `WITH ${ctes.join(',\n')}
+        SELECT k.id, k.score, k.tier, d.start_line, d.end_line, d.start_byte, d.end_byte,
+          d.heading_path, d.source, d.path, d.sha256, d.size, d.mtime,
+          m.languages${counts.map((x) => `, ${x}`).join('')}
+        FROM (SELECT (SELECT value FROM ${s}.meta WHERE key = 'languages') AS languages) m
+        LEFT JOIN k ON true
+        LEFT JOIN LATERAL (SELECT c.start_line, c.end_line, c.start_byte, c.end_byte,
+            c.heading_path, f.source, f.path, f.sha256,
+            coalesce(z.size, f.size) AS size, coalesce(z.mtime, f.mtime) AS mtime
+          FROM ${s}.chunks c JOIN ${s}.files f ON f.id = c.file_id
+          LEFT JOIN unnest(${sources}::text[], ${origins}::text[]) AS o (source, origin)
+            ON o.source = f.source
+          LEFT JOIN ${s}.seen z ON z.file_id = f.id AND z.origin = o.origin
+          WHERE c.id = k.id AND k.n > ${first} AND k.n <= ${last}) d ON true
+        ORDER BY k.n`;
+      return { text, values };
+    };
+
+    type Row = Record<string, unknown> & { id: string | null; score: number; tier: number };
+    /**
+     * Runs the statement built for the languages known so far; when the index says otherwise
+     * (a reindex changed them), learns them and, if the statement depended on them (some term
+     * has word forms), runs it again. Languages that keep changing under a stream of reindexes
+     * stop the retries after a few: that search then used a list a moment old.
+     */
+    const ranked = async (
+      build: (languages: ReadonlyArray<Exclude<Language, 'simple'>>) => Pg.QueryConfig,
+      dependsOnLanguages: boolean,
+    ) => {
+      for (let attempt = 0; ; attempt++) {
+        const known = this.searchLanguages;
+        const r = await run(build(known.list));
+        const rows = r.rows as Row[];
+        const stored = (rows[0]?.languages as string | null | undefined) ?? null;
+        if (stored === known.stored) return rows;
+        this.searchLanguages = { stored, list: parseLanguages(stored) };
+        if (!dependsOnLanguages || attempt >= 3) return rows;
+      }
+    };
+
     let match: SearchMatch;
     let expression: string;
-    let rows: Array<{ id: number; score: number }>;
-    const formsOf: Array<{ language: Exclude<Language, 'simple'>; words: string[] }> = [];
+    let rows: Row[];
+    let formsOf: Array<{ language: Exclude<Language, 'simple'>; words: string[] }> = [];
     if (request.query.kind === 'raw') {
       match = 'raw';
       expression = request.query.text;
+      const raw = expression;
       try {
-        rows = await rank(exactWhere, exactScore, [expression], need);
+        rows = await ranked(() => statement(raw, undefined, undefined), false);
       } catch (error) {
         const code = (error as { code?: string }).code ?? '';
         // 42601: syntax error in the tsquery text; 22023, 22P02, 54000: other invalid input.
@@ -316,56 +431,47 @@ class PostgresBackend implements MemoryBackend {
       }
     } else {
       let terms = request.query.terms;
-      const languages = await this.languages(c);
       match = 'all';
       expression = termsQuery(terms, 'all');
-      rows = await rank(exactWhere, exactScore, [expression], need);
-      let forms = this.formsQuery(terms, 'all', languages);
-      if (
-        rows.length === 0 &&
-        terms.length > 1 &&
-        !(forms && (await exists(forms.where, forms.qs)))
-      ) {
+      const all = expression;
+      // The word-form condition of the statement that produced `rows`.
+      const last: { forms?: FormsQuery } = {};
+      const first = terms;
+      rows = await ranked((languages) => {
+        last.forms = this.formsQuery(first, 'all', languages);
+        return statement(all, last.forms, first.length > 1 ? first : undefined);
+      }, first.some(hasForms));
+      if (rows[0]?.id == null && terms.length > 1) {
+        // Nothing holds every term, in any form: any term will do, without the common ones.
         match = 'any';
-        const kept = await this.pruneCommon(c, terms);
+        const chunks = Number(rows[0]?.chunk_count ?? 0);
+        const df = terms.map((t, i) => (hasForms(t) ? Number(rows[0]?.[`df${i}`] ?? 0) : -1));
+        const kept = pruneCommonTerms(terms, df, chunks);
         if (kept) terms = kept;
         expression = termsQuery(terms, 'any');
-        rows = await rank(exactWhere, exactScore, [expression], need);
-        forms = this.formsQuery(terms, 'any', languages);
+        const any = expression;
+        const anyTerms = terms;
+        rows = await ranked((languages) => {
+          last.forms = this.formsQuery(anyTerms, 'any', languages);
+          return statement(any, last.forms, undefined);
+        }, anyTerms.some(hasForms));
       }
-      if (forms && rows.length < need) {
-        // Second tier: chunks found only through other forms of the words, ranked below every
-        // exact match (their scores are scaled under the lowest exact score).
-        const second = await rank(
-          `(${forms.where}) AND NOT (c.exact @@ to_tsquery(${simple}, $q${forms.qs.length + 1}))`,
-          forms.score,
-          [...forms.qs, forms.scoreQuery, expression],
-          need - rows.length,
-        );
-        const floor = rows.at(-1)?.score;
-        const top = second[0]?.score;
-        if (floor !== undefined && top !== undefined && top >= floor) {
-          const factor = floor > 0 ? (floor / top) * 0.99 : 0.5;
-          for (const row of second) row.score *= factor;
-        }
-        if (second.length > 0) formsOf.push(...forms.formsOf);
-        rows = rows.concat(second);
+      // Second tier: chunks found only through other forms of the words, ranked below every
+      // exact match (their scores are scaled under the lowest exact score).
+      const exact = rows.filter((r) => r.id != null && r.tier === 1);
+      const second = rows.filter((r) => r.id != null && r.tier === 2);
+      const floor = exact.at(-1)?.score;
+      const top = second[0]?.score;
+      if (floor !== undefined && top !== undefined && top >= floor) {
+        const factor = floor > 0 ? (floor / top) * 0.99 : 0.5;
+        for (const row of second) row.score *= factor;
       }
+      if (second.length > 0 && last.forms) formsOf = last.forms.formsOf;
     }
-    const page = rows.slice(request.offset, request.offset + request.limit);
-    const details = new Map<number, Record<string, unknown>>();
-    if (page.length > 0) {
-      const info = await c.query(this.sql.hitDetails, [
-        page.map((p) => p.id),
-        this.originSources,
-        this.originValues,
-      ]);
-      for (const row of info.rows) details.set(Number(row.id), row);
-    }
+    const found = rows.filter((r) => r.id != null);
     const hits: SearchHit[] = [];
-    for (const p of page) {
-      const d = details.get(p.id);
-      if (!d) continue;
+    for (const d of found.slice(request.offset, request.offset + request.limit)) {
+      if (d.path == null) continue;
       hits.push({
         source: d.source as string,
         path: d.path as string,
@@ -374,7 +480,7 @@ class PostgresBackend implements MemoryBackend {
         startByte: Number(d.start_byte),
         endByte: Number(d.end_byte),
         headingPath: d.heading_path as string,
-        score: p.score,
+        score: d.score,
         version: d.sha256 as string,
         size: Number(d.size),
         mtime: d.mtime as number,
@@ -384,18 +490,10 @@ class PostgresBackend implements MemoryBackend {
       match,
       expression,
       hits,
-      more: rows.length > request.offset + request.limit,
+      more: found.length > request.offset + request.limit,
       forms: [],
       formsOf,
     };
-  }
-
-  /** Languages with word forms that some indexed note is written in. */
-  private async languages(c: Pg.PoolClient): Promise<Array<Exclude<Language, 'simple'>>> {
-    const r = await c.query<{ value: string }>(this.sql.getMeta, ['languages']);
-    const stored = r.rows[0]?.value;
-    const list = stored ? (JSON.parse(stored) as Language[]) : [];
-    return STEMMED_LANGUAGES.filter((l) => list.includes(l));
   }
 
   /**
@@ -438,32 +536,6 @@ class PostgresBackend implements MemoryBackend {
         words: stemmed.map((t) => t.words[0]!),
       })),
     };
-  }
-
-  /** See `pruneCommonTerms`: the any-term query without words found in most chunks. */
-  private async pruneCommon(
-    c: Pg.PoolClient,
-    terms: readonly QueryTerm[],
-  ): Promise<QueryTerm[] | undefined> {
-    const stored = (await c.query<{ value: string }>(this.sql.getMeta, ['chunk_count'])).rows[0];
-    const chunks = Number(stored?.value ?? 0);
-    if (chunks === 0) return undefined;
-    // Counting stops past half of all chunks: beyond that only "common" matters.
-    const cap = Math.floor(chunks / 2) + 1;
-    const df: number[] = [];
-    for (const t of terms) {
-      if (!hasForms(t)) {
-        df.push(-1);
-        continue;
-      }
-      const r = await c.query<{ n: string }>(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM ${this.n.s}.chunks c
-          WHERE c.exact @@ to_tsquery(${this.n.simple}, $1) LIMIT $2) x`,
-        [termsQuery([t], 'all'), cap],
-      );
-      df.push(Number(r.rows[0]?.n ?? 0));
-    }
-    return pruneCommonTerms(terms, df, chunks);
   }
 
   // ---------------------------------------------------------------- reads
