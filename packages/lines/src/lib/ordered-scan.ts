@@ -161,8 +161,12 @@ export async function* scanInOrder(
     seen++;
     let remote = false;
     if (mode === 'always') {
-      await pool.whenReady();
-      remote = true;
+      // The pool may be closed while it starts (a server shutting down): this thread then
+      // reads the file itself, as it does for the jobs of a worker that stopped.
+      remote = await pool.whenReady().then(
+        () => true,
+        () => false,
+      );
     } else if (mode === 'auto') {
       // Running workers cost one message per batch; starting them is only worth it once a
       // search has proved large (they start in the background while this thread goes on).
