@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from './test-helpers/http.js';
+import { INITIALIZE, rawRequest } from './test-helpers/http.js';
 import { postgresForTests, withSchema } from './test-helpers/postgres.js';
 import { call, run, scratch, startHttpServer } from './test-helpers/spawn.js';
 
@@ -36,16 +36,7 @@ describe('serve --stateless', () => {
     expect(server.stderr()).toMatch(/stateless: no sessions/);
     const init = await rawRequest(server.url, {
       headers: {},
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '0' },
-        },
-      }),
+      body: INITIALIZE,
     });
     expect(init.status).toBe(200);
     expect(init.headers['mcp-session-id']).toBeUndefined();
