@@ -154,7 +154,7 @@ export async function lines(ctx) {
           bytes: docs.bytes,
           rssMb: server.peakRssMb(),
           note: caseSensitive
-            ? `a word found on ${DOCS_NEEDLE_COUNT} lines, so both read every file; both report the same ${DOCS_NEEDLE_COUNT} lines. ${ctx.textSearch.tool === 'rg' ? 'ripgrep uses every core; search_text uses one thread.' : ''}`
+            ? `a word found on ${DOCS_NEEDLE_COUNT} lines, so both read every file; both report the same ${DOCS_NEEDLE_COUNT} lines. ${ctx.textSearch.tool === 'rg' ? 'ripgrep uses every core; search_text spreads large searches over one worker thread per core.' : ''}`
             : undefined,
         }),
       );
