@@ -5,7 +5,7 @@ import { harnessTools } from '../presets/harness.js';
 import { type Loose, serve, type TempDir, tempDir } from '../test-helpers/fixtures.js';
 
 // The worst case of list_files before a byte budget: a full page (1000 entries) of paths near
-// the longest a cursor can carry (~3 KB) is ~3 MB of JSON. Each page must now stay within the
+// the longest a plain cursor carries whole (~3 KB) is ~3 MB of JSON. Each page must now stay within the
 // 64 KiB output budget and the cursor must continue where it stopped, losing nothing.
 const BUDGET = DEFAULT_LINE_LIMITS.maxOutputBytes;
 const FILES = 1000;

@@ -1,15 +1,17 @@
-import { defineTool, jsonBytes, OutputBudget, READ_ONLY, ToolError } from '@lectern/core';
+import { defineTool, jsonBytes, OutputBudget, READ_ONLY, sha256, ToolError } from '@lectern/core';
 import { z } from 'zod';
 import { formatBytes, type LinesContext } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
 import { checkStart } from '../lib/folder.js';
 import { compileGlobs } from '../lib/glob.js';
-import { type WalkPosition, walkTree } from '../lib/walk.js';
+import { type WalkEvent, type WalkOptions, type WalkPosition, walkTree } from '../lib/walk.js';
 
-interface Position {
-  p: string;
-  d: boolean;
-}
+/**
+ * Where a listing continues. Short form: the last path (`p`) and whether the walk still goes
+ * into it (`d`). Long form, for a path whose short cursor would be over the cursor limit: the
+ * longest beginning of the path that fits (`s`) and a hash of the whole path (`x`).
+ */
+type Position = { p: string; d: boolean } | { s: string; x: string };
 
 interface Entry {
   path: string;
@@ -34,11 +36,60 @@ function entryTooLarge(path: string, entry: Entry, maxBytes: number): ToolError 
   );
 }
 
-const isPosition = (v: unknown): v is Position =>
-  typeof v === 'object' &&
-  v !== null &&
-  typeof (v as Position).p === 'string' &&
-  typeof (v as Position).d === 'boolean';
+const isPosition = (v: unknown): v is Position => {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  if (typeof o.p === 'string') return typeof o.d === 'boolean';
+  return typeof o.s === 'string' && typeof o.x === 'string' && /^[0-9a-f]{16}$/.test(o.x);
+};
+
+const pathHash = (path: string) => sha256(path).slice(0, 16);
+
+/**
+ * The cursor continuing after `path`: the short form when it fits the cursor limit, else the
+ * long form with the longest beginning of the path that fits (found by bisection; never cut
+ * inside a surrogate pair).
+ */
+function cursorAfter(query: string, path: string, descend: boolean): string {
+  const short = encodeCursor('list_files', query, { p: path, d: descend });
+  if (short.length <= CURSOR_MAX_CHARS) return short;
+  const x = pathHash(path);
+  const cut = (n: number) => {
+    const code = path.charCodeAt(n - 1);
+    return path.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+  };
+  let lo = 0;
+  let hi = path.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (encodeCursor('list_files', query, { s: cut(mid), x }).length <= CURSOR_MAX_CHARS) lo = mid;
+    else hi = mid - 1;
+  }
+  return encodeCursor('list_files', query, { s: lo === 0 ? '' : cut(lo), x });
+}
+
+/**
+ * Walks on from a long-form position: from the first entry at or after the path's known
+ * beginning, skipping entries until the one whose hash the cursor holds. If that entry is gone
+ * (an entry outside the known beginning comes first, or the walk ends), the walk restarts at the
+ * known beginning without skipping: entries after it may repeat, none is lost.
+ */
+async function* walkFromLong(
+  options: WalkOptions,
+  start: string,
+  hash: string,
+): AsyncGenerator<WalkEvent> {
+  const after: WalkPosition | undefined =
+    start === '' ? undefined : { path: start, descend: true, inclusive: true };
+  let found = false;
+  for await (const event of walkTree({ ...options, after })) {
+    if (found) yield event;
+    else if (pathHash(event.path) === hash) found = true;
+    else if (!event.path.startsWith(start)) break;
+  }
+  if (found) return;
+  yield* walkTree({ ...options, after });
+}
 
 /** Builds the `list_files` tool: a sorted, paginated listing of a workspace folder. */
 export function listFilesTool(ctx: LinesContext) {
@@ -171,9 +222,11 @@ export function listFilesTool(ctx: LinesContext) {
         maxDepth,
       ]);
       let after: WalkPosition | undefined;
+      let long: { s: string; x: string } | undefined;
       if (input.cursor !== undefined) {
         const p = decodeCursor(input.cursor, 'list_files', query, isPosition);
-        after = { path: p.p, descend: p.d };
+        if ('p' in p) after = { path: p.p, descend: p.d };
+        else long = p;
       }
       // The page stops before the output budget: fixed fields and the longest cursor a call
       // accepts are reserved first, then each entry is charged as it is accepted.
@@ -182,11 +235,11 @@ export function listFilesTool(ctx: LinesContext) {
         ENVELOPE_BYTES + jsonBytes(ws.id) + jsonBytes(start.path) + CURSOR_MAX_CHARS + 2,
       );
       const entries: Entry[] = [];
-      let position: Position | undefined;
+      let position: { p: string; d: boolean } | undefined;
       let hasMore = false;
       let scanLimited = false;
       let scanned = 0;
-      for await (const event of walkTree({
+      const walkOptions: WalkOptions = {
         root: ws.root,
         folder: start.path,
         include,
@@ -197,7 +250,9 @@ export function listFilesTool(ctx: LinesContext) {
         after,
         signal: context.signal,
         stats: true,
-      })) {
+      };
+      const walk = long ? walkFromLong(walkOptions, long.s, long.x) : walkTree(walkOptions);
+      for await (const event of walk) {
         if (event.accepted && event.type !== 'other') {
           if (entries.length === limit) {
             hasMore = true;
@@ -235,7 +290,7 @@ export function listFilesTool(ctx: LinesContext) {
         path: start.path,
         entries,
         has_more: hasMore,
-        next_cursor: hasMore && position ? encodeCursor('list_files', query, position) : null,
+        next_cursor: hasMore && position ? cursorAfter(query, position.p, position.d) : null,
         scan_limited: scanLimited,
       };
     },
