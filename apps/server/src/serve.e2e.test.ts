@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INITIALIZE } from './test-helpers/http.js';
+import { INITIALIZE, rawRequest } from './test-helpers/http.js';
 import {
   call,
   connectStdio,
@@ -120,36 +119,9 @@ describe('lectern serve with no config (the bundled examples) over stdio', () =>
   });
 });
 
-function rawPost(
-  url: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const u = new URL(url);
-    const req = request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (d) => {
-          body += String(d);
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(INITIALIZE);
-  });
-}
+/** A raw initialize POST with exactly these headers. */
+const rawPost = (url: string, headers: Record<string, string>) =>
+  rawRequest(url, { headers, body: INITIALIZE });
 
 describe('lectern serve --http', () => {
   let server: Awaited<ReturnType<typeof startHttpServer>>;
