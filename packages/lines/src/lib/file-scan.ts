@@ -84,8 +84,11 @@ export function makePrefilter(spec: PrefilterSpec): ((bytes: Buffer) => boolean)
     const n = bytes.length;
     let i = m - 1;
     for (;;) {
-      let s = 1;
-      while (i < n && (s = skip[bytes[i]!]!) !== 0) i += s;
+      while (i < n) {
+        const s = skip[bytes[i]!]!;
+        if (s === 0) break;
+        i += s;
+      }
       if (i >= n) return false;
       let j = m - 2;
       let k = i - 1;
@@ -131,7 +134,9 @@ export function readBounded(
   if (scratch !== undefined && want <= reuseUpTo) {
     let held = scratch.buf;
     if (held === undefined || held.length < want) {
-      held = Buffer.allocUnsafeSlow(Math.min(reuseUpTo, Math.max(want, 2 * (held?.length ?? 0), 65536)));
+      held = Buffer.allocUnsafeSlow(
+        Math.min(reuseUpTo, Math.max(want, 2 * (held?.length ?? 0), 65536)),
+      );
       scratch.buf = held;
     }
     buf = held;
