@@ -35,12 +35,17 @@ export interface JudgeParams {
 
 /**
  * A byte-level check that rules out files which cannot contain a literal: the UTF-8 needle
- * for a case-sensitive query; for a case-insensitive ASCII query, a legacy-mode `i` search over
- * the bytes read as Latin-1 (one character per byte, no decoding; ASCII letters then only match
- * ASCII letters, and in UTF-8 an ASCII byte is always that ASCII character), or the presence of
- * a character that folds onto one of the query's letters (KELVIN SIGN onto k, LONG S onto s:
+ * for a case-sensitive query; for a case-insensitive ASCII query, the query with ASCII letters
+ * matched in either case over the raw bytes (no decoding: in UTF-8 an ASCII byte is always
+ * that ASCII character, and an ASCII letter only matches ASCII letters), or the presence of a
+ * character that folds onto one of the query's letters (KELVIN SIGN onto k, LONG S onto s:
  * the only non-ASCII characters Unicode simple case folding maps onto ASCII letters).
  * Undefined when there is no cheap check. Self-contained (also run inside the search workers).
+ *
+ * The case-insensitive byte search is a Horspool search with ASCII case folding for queries of
+ * 5 bytes or more; shorter ones (where Horspool's skips are too short to pay) use a legacy-mode
+ * `i` RegExp over the bytes read as Latin-1, which accepts exactly the same files: legacy
+ * case-insensitive matching never maps a character above U+007F onto one below it.
  */
 export function makePrefilter(spec: PrefilterSpec): ((bytes: Buffer) => boolean) | undefined {
   if (spec.caseSensitive) {
@@ -48,18 +53,72 @@ export function makePrefilter(spec: PrefilterSpec): ((bytes: Buffer) => boolean)
     return (bytes) => bytes.indexOf(needle) !== -1;
   }
   if (!/^[\u0000-\u007f]*$/.test(spec.query)) return undefined;
-  const re = new RegExp(spec.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
   const lower = spec.query.toLowerCase();
   const folds: Buffer[] = [];
   if (lower.includes('k')) folds.push(Buffer.from('\u212A', 'utf8'));
   if (lower.includes('s')) folds.push(Buffer.from('\u017F', 'utf8'));
-  return (bytes) => re.test(bytes.toString('latin1')) || folds.some((f) => bytes.indexOf(f) !== -1);
+  const folded = (bytes: Buffer) => folds.some((f) => bytes.indexOf(f) !== -1);
+  const m = lower.length;
+  if (m < 5) {
+    const re = new RegExp(spec.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+    return (bytes) => re.test(bytes.toString('latin1')) || folded(bytes);
+  }
+  // Horspool: `pat` is the query in lower case; `low` folds a byte's ASCII capital to lower
+  // case; `skip[b]` is how far the window may move when byte b is under its last position
+  // (0 for the last letter itself, in either case: then the window is compared).
+  const pat = Buffer.from(lower, 'latin1');
+  const low = new Uint8Array(256);
+  for (let c = 0; c < 256; c++) low[c] = c >= 65 && c <= 90 ? c + 32 : c;
+  const skip = new Int32Array(256).fill(m);
+  const last = pat[m - 1]!;
+  let again = m;
+  for (let i = 0; i < m - 1; i++) {
+    const c = pat[i]!;
+    skip[c] = m - 1 - i;
+    if (c >= 97 && c <= 122) skip[c - 32] = m - 1 - i;
+    if (c === last) again = m - 1 - i;
+  }
+  skip[last] = 0;
+  if (last >= 97 && last <= 122) skip[last - 32] = 0;
+  const found = (bytes: Buffer): boolean => {
+    const n = bytes.length;
+    let i = m - 1;
+    for (;;) {
+      while (i < n) {
+        const s = skip[bytes[i]!]!;
+        if (s === 0) break;
+        i += s;
+      }
+      if (i >= n) return false;
+      let j = m - 2;
+      let k = i - 1;
+      while (j >= 0 && low[bytes[k]!] === pat[j]) {
+        j--;
+        k--;
+      }
+      if (j < 0) return true;
+      i += again;
+    }
+  };
+  return (bytes) => found(bytes) || folded(bytes);
+}
+
+/**
+ * A thread's reusable read buffer (see {@link readBounded}): the bytes of one file live in it
+ * only until the next file is read on the same thread, so nothing may keep them.
+ */
+export interface ReadScratch {
+  buf: Buffer | undefined;
 }
 
 /**
  * Reads the whole file open as `fd` whose fstat size was `size`, as the root guard's bounded
  * read does: at most size + 1 bytes, positioned reads (so the descriptor's offset is never
  * used), refused as `too_large` when it grew past `cap` while being read, and cut to `size`.
+ * With `scratch`, a file of up to 1 MiB is read into that thread's reusable buffer instead of
+ * a new one (a search reads every file once and keeps none of their bytes: fresh buffers for
+ * each cost allocation, page faults and garbage collection on every search); the returned
+ * bytes are then only valid until the next read with the same scratch.
  * Self-contained (also run inside the search workers).
  */
 export function readBounded(
@@ -67,14 +126,32 @@ export function readBounded(
   size: number,
   cap: number,
   read: typeof readSync,
+  scratch?: ReadScratch,
 ): Buffer | 'too_large' {
-  const buf = Buffer.allocUnsafe(size + 1);
+  const want = size + 1;
+  const reuseUpTo = 1024 * 1024 + 1;
+  let buf: Buffer;
+  if (scratch !== undefined && want <= reuseUpTo) {
+    let held = scratch.buf;
+    if (held === undefined || held.length < want) {
+      held = Buffer.allocUnsafeSlow(
+        Math.min(reuseUpTo, Math.max(want, 2 * (held?.length ?? 0), 65536)),
+      );
+      scratch.buf = held;
+    }
+    buf = held;
+  } else {
+    buf = Buffer.allocUnsafe(want);
+  }
   let total = 0;
   for (;;) {
-    const n = read(fd, buf, total, buf.length - total, total);
+    const n = read(fd, buf, total, want - total, total);
     if (n === 0) break;
     total += n;
-    if (total === buf.length) break;
+    if (total === want) break;
+    // Under the cap, the extra byte could not make the file too large (it is cut off anyway),
+    // so the read that would only confirm the end is skipped.
+    if (total >= size && size < cap) break;
   }
   if (total > size && total > cap) return 'too_large';
   return buf.subarray(0, Math.min(total, size));
@@ -133,6 +210,8 @@ export interface JudgeDeps {
   closeSync: typeof closeSync;
   isUtf8: (bytes: Buffer) => boolean;
   readBounded: typeof readBounded;
+  /** This thread's read buffer, reused from file to file. */
+  scratch: ReadScratch;
   judgeBytes: typeof judgeBytes;
   findLineMatches: typeof findLineMatches;
 }
@@ -163,7 +242,7 @@ export function loadAndJudge(
   }
   let bytes: Buffer | 'too_large';
   try {
-    bytes = deps.readBounded(file.fd, file.stat.size, cap, deps.readSync);
+    bytes = deps.readBounded(file.fd, file.stat.size, cap, deps.readSync, deps.scratch);
   } catch {
     return { kind: 'unreadable' };
   } finally {
@@ -187,6 +266,7 @@ export const HERE: JudgeDeps = {
   closeSync,
   isUtf8,
   readBounded,
+  scratch: { buf: undefined },
   judgeBytes,
   findLineMatches,
 };

@@ -27,8 +27,13 @@ export function setSearchPoolMode(mode: PoolMode): void {
 export const POOL_AFTER_FILES = 48;
 /** Nor is a search that has read this many bytes on the main thread small. */
 export const POOL_AFTER_BYTES = 2 * 1024 * 1024;
-/** A batch (one worker message) closes at this many files. */
-const BATCH_FILES = 16;
+/**
+ * A batch (one worker message) closes at this many files. A round trip costs both threads
+ * about as much CPU as reading and checking a few typical files, so batches are large enough
+ * to make it small next to their work (16 cost ~10 % more CPU per search than 32), and small
+ * enough that two per worker stay well inside the read-ahead window.
+ */
+const BATCH_FILES = 32;
 /** Batches queued at one worker; later ones wait here, so the load stays even. */
 const WORKER_DEPTH = 2;
 /** Most files opened or handed out ahead of the one the caller is waiting for. */

@@ -64,7 +64,7 @@ import(${JSON.stringify(coreUrl)}).then((core) => {
   deps = {
     openInRootSync: core.openInRootSync,
     isToolError: core.isToolError,
-    readSync, closeSync, isUtf8, readBounded, judgeBytes, findLineMatches,
+    readSync, closeSync, isUtf8, readBounded, scratch: { buf: undefined }, judgeBytes, findLineMatches,
   };
   parentPort.postMessage({ ready: true });
   for (const msg of queue.splice(0)) handle(msg);
