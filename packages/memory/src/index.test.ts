@@ -12,6 +12,7 @@ test('the public API is exactly this set of names', () => {
     'MAX_FRAGMENT_LINES',
     'MAX_QUERY_CHARS',
     'MAX_QUERY_TERMS',
+    'MAX_RANKED_CHUNKS',
     'MAX_SEARCH_LIMIT',
     'MAX_SEARCH_OFFSET',
     'MEMORY_LIST_SOURCES',
@@ -47,5 +48,6 @@ test('limits and defaults', () => {
   expect(api.MAX_FRAGMENT_LINES).toBe(200);
   expect(api.DEFAULT_SEARCH_LIMIT).toBe(10);
   expect(api.MAX_SEARCH_LIMIT).toBe(50);
+  expect(api.MAX_RANKED_CHUNKS).toBe(2000);
   expect(api.DEFAULT_INCLUDE).toEqual(['**/*.md', '**/*.markdown', '**/*.txt']);
 });

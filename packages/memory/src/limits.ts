@@ -23,3 +23,13 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 60_000;
 export const READ_CONCURRENCY = 8;
 /** A file modified this close to the start of a reindex is re-hashed next time (racy mtime). */
 export const RACY_MS = 2000;
+/**
+ * Most chunks one ranking step scores. When more chunks than this match a query (its exact
+ * words, its other word forms, or any of its words), only this many are ranked: the ones most
+ * recently indexed (highest chunk ids), and the result says so in `warnings`. A query that
+ * matches fewer chunks is ranked in full, exactly as before. Queries of words found in most
+ * notes would otherwise score tens of thousands of chunks for a page of ten; ranking such
+ * near-meaningless words cannot tell those chunks apart anyway (BM25 gives them almost no
+ * weight), so the newest notes are the sensible pick. See the README's "Very common words".
+ */
+export const MAX_RANKED_CHUNKS = 2000;

@@ -9,6 +9,7 @@ import { type Highlight, highlightOf, makeSnippet } from './lib/snippet.js';
 import {
   DEFAULT_SEARCH_LIMIT,
   MAX_QUERY_CHARS,
+  MAX_RANKED_CHUNKS,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_OFFSET,
   MAX_SEARCH_OUTPUT_BYTES,
@@ -143,6 +144,11 @@ export async function runSearch(
   for (const hits of byFile.values()) readBack(ctx, hits, highlight, seen);
   // The page stops before the byte budget (long heading paths, long snippets): citations are
   // charged in rank order and next_offset continues after the last one that fit.
+  const notes = page.capped
+    ? [
+        `more than ${MAX_RANKED_CHUNKS} chunks match this query, so only the ${MAX_RANKED_CHUNKS} most recently indexed of them were ranked; add a rarer word or a phrase to search every note.`,
+      ]
+    : [];
   const budget = new OutputBudget(maxBytes, SEARCH_RESERVED_BYTES + jsonBytes(page.expression));
   const results: Citation[] = [];
   for (const hit of page.hits) {
@@ -177,6 +183,7 @@ export async function runSearch(
         fts_query: page.expression,
         next_offset: at,
         warnings: [
+          ...notes,
           `this page stopped after ${results.length} citations to stay within ${maxBytes} bytes; pass next_offset (${at}) as the offset for the rest.`,
         ],
       };
@@ -188,7 +195,7 @@ export async function runSearch(
     match: page.match,
     fts_query: page.expression,
     next_offset: page.more ? checked.offset + checked.limit : null,
-    warnings: [],
+    warnings: notes,
   };
 }
 

@@ -80,6 +80,9 @@ export interface BackendContext {
  *    (`match: "any"`), leaving out terms found in more than half of all chunks when another
  *    term occurs (see `pruneCommonTerms`), with the same two tiers.
  * 3. Rank by BM25 with the heading path weighing four times the body; higher score is better.
+ * 4. Each ranking step (exact tier, word-form tier) scores at most `MAX_RANKED_CHUNKS` chunks:
+ *    when more match, the ones with the highest chunk ids (most recently indexed), and the
+ *    page says `capped`. Fewer matches are ranked in full.
  */
 export interface SearchRequest {
   query: { kind: 'terms'; terms: readonly QueryTerm[] } | { kind: 'raw'; text: string };
@@ -128,6 +131,11 @@ export interface SearchPage {
    * Snowball stem in that language.
    */
   formsOf?: ReadonlyArray<{ language: Exclude<Language, 'simple'>; words: readonly string[] }>;
+  /**
+   * True when a ranking step of this search matched more than `MAX_RANKED_CHUNKS` chunks and
+   * so ranked only that many, the most recently indexed (highest chunk ids).
+   */
+  capped?: boolean;
 }
 
 /** Thrown by {@link MemoryBackend.search} for a raw query the backend cannot parse. */

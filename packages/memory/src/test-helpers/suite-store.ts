@@ -10,6 +10,7 @@ import {
 import { join } from 'node:path';
 import { isToolError } from '@lectern/core';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { MAX_RANKED_CHUNKS } from '../limits.js';
 import { createMemory } from '../store.js';
 import type { MemoryOptions, MemoryStore } from '../types.js';
 import { type TempDir, tempDir } from './fs.js';
@@ -368,6 +369,55 @@ Aphids on the roses again; tried neem oil.
   });
 
   describe('search', () => {
+    test('ranks at most MAX_RANKED_CHUNKS matches, the most recently indexed, and says so; fewer are ranked in full', async () => {
+      // old.md first: 100 sections dense with "alpha" (they would rank first), then 500
+      // plain ones. new.md, indexed later (higher chunk ids), brings the matches past the cap.
+      const dense = 100;
+      const plain = 500;
+      const fresh = MAX_RANKED_CHUNKS - 400;
+      const over = dense + plain + fresh - MAX_RANKED_CHUNKS;
+      const old: string[] = [];
+      for (let i = 0; i < dense; i++)
+        old.push(`## Topic ${i}`, '', 'alpha alpha alpha alpha dense', '');
+      for (let i = 0; i < plain; i++) old.push(`## Item ${i}`, '', 'alpha plain words here', '');
+      dir.write('old.md', old.join('\n'));
+      const store = open();
+      await store.reindex();
+      const fresher: string[] = [];
+      for (let i = 0; i < fresh; i++) {
+        fresher.push(`## Entry ${i}`, '', 'alpha with some other filler words', '');
+      }
+      dir.write('new.md', fresher.join('\n'));
+      await store.reindex();
+      // Line of the first section of old.md left out: the `over` oldest chunks are.
+      const firstKept = over * 4 + 1;
+
+      const capped = await store.search({ query: 'alpha', limit: 50 });
+      expect(capped.results).toHaveLength(50);
+      expect(capped.warnings.join(' ')).toMatch(
+        new RegExp(`more than ${MAX_RANKED_CHUNKS} chunks match.*most recently indexed`),
+      );
+      for (const r of capped.results) {
+        if (r.path === 'notes/old.md') expect(r.start_line).toBeGreaterThanOrEqual(firstKept);
+      }
+      // The ranked set is exactly MAX_RANKED_CHUNKS long: the last page ends there.
+      const tail = await store.search({ query: 'alpha', offset: MAX_RANKED_CHUNKS - 5, limit: 10 });
+      expect(tail.results).toHaveLength(5);
+      expect(tail.next_offset).toBeNull();
+      expect(tail.warnings.join(' ')).toMatch(/most recently indexed/);
+
+      // Under the cap nothing changes: the dense sections rank first, with no warning.
+      const few = await store.search({ query: 'alpha dense', limit: 10 });
+      expect(few.warnings).toEqual([]);
+      expect(few.results).toHaveLength(10);
+      for (const r of few.results) {
+        expect(r.path).toBe('notes/old.md');
+        expect(r.heading_path).toMatch(/^Topic \d+$/);
+      }
+      const rare = await store.search({ query: 'Entry', limit: 5 });
+      expect(rare.warnings).toEqual([]);
+    }, 180_000);
+
     beforeEach(() => {
       dir.write(
         'recetas.md',

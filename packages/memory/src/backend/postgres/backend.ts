@@ -5,6 +5,7 @@ import type * as Pg from 'pg';
 import { MemoryError } from '../../lib/errors.js';
 import { type Language, STEMMED_LANGUAGES } from '../../lib/language.js';
 import { pruneCommonTerms, type QueryTerm } from '../../lib/query.js';
+import { MAX_RANKED_CHUNKS } from '../../limits.js';
 import type { SearchMatch } from '../../types.js';
 import {
   type BackendContext,
@@ -336,12 +337,28 @@ class PostgresBackend implements MemoryBackend {
       };
       const narrow = filter.length ? ` AND ${filter.join(' AND ')}` : '';
       const needP = param(need);
+      const capP = param(MAX_RANKED_CHUNKS);
       const exact = filler([expression]);
+      /**
+       * Each tier scores at most MAX_RANKED_CHUNKS matches. `a<t>`: any cap + 1 matches, in
+       * whatever order the scan meets them (it stops there); when there are at most cap, they
+       * are all of them and `m<t>` is just that set. Otherwise `m<t>` is the cap matches with
+       * the highest ids (most recently indexed), read only in that case.
+       */
+      const candidates = (t: number, cols: string, where: string) => [
+        `a${t} AS (SELECT ${cols} FROM ${s}.chunks c WHERE ${where} LIMIT ${capP}::bigint + 1)`,
+        `m${t} AS (SELECT * FROM a${t} WHERE (SELECT count(*) FROM a${t}) <= ${capP}
+          UNION ALL (SELECT ${cols} FROM ${s}.chunks c
+            WHERE ${where} AND (SELECT count(*) FROM a${t}) > ${capP}
+            ORDER BY c.id DESC LIMIT ${capP}))`,
+      ];
       const ctes = [
-        `r1 AS (SELECT c.id, ${exact(exactScore)} AS score FROM ${s}.chunks c
-          WHERE ${exact(exactWhere)}${narrow} ORDER BY score DESC, c.id LIMIT ${needP})`,
+        ...candidates(1, 'c.id, c.exact', `${exact(exactWhere)}${narrow}`),
+        `r1 AS (SELECT c.id, ${exact(exactScore)} AS score FROM m1 c
+          ORDER BY score DESC, c.id LIMIT ${needP})`,
       ];
       let ranked = 'SELECT id, score, 1 AS tier FROM r1';
+      const cappedWhen = [`(SELECT count(*) FROM a1) > ${capP}`];
       if (forms) {
         const fill = filler([...forms.qs, forms.scoreQuery, expression]);
         const notExact = `$q${forms.qs.length + 1}`;
@@ -349,10 +366,19 @@ class PostgresBackend implements MemoryBackend {
           `(${forms.where}) AND NOT (c.exact @@ to_tsquery(${simple}, ${notExact}))`,
         );
         const score = fill(forms.score);
-        ctes.push(`r2 AS (SELECT c.id, ${score} AS score FROM ${s}.chunks c
-          WHERE ${where}${narrow} ORDER BY score DESC, c.id
+        ctes.push(...candidates(2, 'c.id, c.lang, c.forms', `${where}${narrow}`));
+        ctes.push(`r2 AS (SELECT c.id, ${score} AS score FROM m2 c
+          ORDER BY score DESC, c.id
           LIMIT ${needP}::bigint - (SELECT count(*) FROM r1))`);
+        // The word-form tier runs only when the exact one left the page short.
+        cappedWhen.push(
+          `((SELECT count(*) FROM r1) < ${needP}::bigint AND (SELECT count(*) FROM a2) > ${capP})`,
+        );
         ranked += ' UNION ALL SELECT id, score, 2 AS tier FROM r2';
+        // The word-form tier runs only when the exact one left the page short.
+        cappedWhen.push(
+          `((SELECT count(*) FROM r1) < ${needP}::bigint AND (SELECT count(*) FROM m2) > ${capP})`,
+        );
       }
       ctes.push(`k AS (SELECT id, score, tier, row_number() OVER (ORDER BY tier, score DESC, id) AS n
         FROM (${ranked}) u)`);
@@ -374,8 +400,9 @@ class PostgresBackend implements MemoryBackend {
       const text = `WITH ${ctes.join(',\n')}
         SELECT k.id, k.score, k.tier, d.start_line, d.end_line, d.start_byte, d.end_byte,
           d.heading_path, d.source, d.path, d.sha256, d.size, d.mtime,
-          m.languages${counts.map((x) => `, ${x}`).join('')}
-        FROM (SELECT (SELECT value FROM ${s}.meta WHERE key = 'languages') AS languages) m
+          m.languages, m.capped${counts.map((x) => `, ${x}`).join('')}
+        FROM (SELECT (SELECT value FROM ${s}.meta WHERE key = 'languages') AS languages,
+          ${cappedWhen.join(' OR ')} AS capped) m
         LEFT JOIN k ON true
         LEFT JOIN LATERAL (SELECT c.start_line, c.end_line, c.start_byte, c.end_byte,
             c.heading_path, f.source, f.path, f.sha256,
@@ -493,6 +520,7 @@ class PostgresBackend implements MemoryBackend {
       more: found.length > request.offset + request.limit,
       forms: [],
       formsOf,
+      capped: rows[0]?.capped === true,
     };
   }
 

@@ -384,12 +384,53 @@ if (url) {
       const store = open();
       await store.reindex();
       const versions = (await admin.query(`SELECT version FROM "${s}".lectern_schema`)).rows;
-      expect(versions).toEqual([{ version: 1 }]);
+      expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
       await admin.query(`INSERT INTO "${s}".lectern_schema (version) VALUES (99)`);
       const newer = open();
       const error = await newer.search({ query: 'apple' }).catch((e) => e);
       expect(error.code).toBe('DB_UNAVAILABLE');
       expect(error.message).toMatch(/version 99, written by a newer Lectern/);
+    });
+
+    test('migration 2 moves chunk vectors written by version 1 into their rows, uncompressed; results are unchanged', async () => {
+      // One chunk whose vector (about 3.5 kB, incompressible) version 1 moved out of the row.
+      const words = Array.from({ length: 250 }, (_, i) => `w${(i * 7919).toString(36)}x`);
+      dir.write('a.md', `# Big\n\n${words.join(' ')} apple\n\n## Small\n\napple pie\n`);
+      const s = schemas.schema('main');
+      const store = open();
+      await store.reindex();
+      const before = await store.search({ query: 'apple' });
+      expect(before.results).toHaveLength(2);
+      // Back to version 1: its storage settings, and the vectors stored again under them.
+      await admin.query(`ALTER TABLE "${s}".chunks RESET (toast_tuple_target)`);
+      await admin.query(`ALTER TABLE "${s}".chunks ALTER COLUMN exact SET STORAGE EXTENDED`);
+      await admin.query(`ALTER TABLE "${s}".chunks ALTER COLUMN forms SET STORAGE EXTENDED`);
+      await admin.query(`UPDATE "${s}".chunks SET exact = exact || ''::tsvector`);
+      await admin.query(`DELETE FROM "${s}".lectern_schema WHERE version = 2`);
+      // Live rows of the chunks table's TOAST table: values kept out of the row.
+      const toast = (
+        await admin.query(
+          `SELECT reltoastrelid::regclass::text AS t FROM pg_class WHERE oid = '"${s}".chunks'::regclass`,
+        )
+      ).rows[0].t as string;
+      const outOfRow = async () =>
+        Number((await admin.query(`SELECT count(*) AS n FROM ${toast}`)).rows[0].n);
+      expect(await outOfRow()).toBeGreaterThan(0);
+      const upgraded = open();
+      const after = await upgraded.search({ query: 'apple' });
+      const versions = (
+        await admin.query(`SELECT version FROM "${s}".lectern_schema ORDER BY version`)
+      ).rows;
+      expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(await outOfRow()).toBe(0);
+      const stored = (
+        await admin.query(
+          `SELECT max(pg_column_size(exact)) AS bytes, bool_and(pg_column_compression(exact) IS NULL) AS plain FROM "${s}".chunks`,
+        )
+      ).rows[0];
+      expect(stored.plain).toBe(true);
+      expect(stored.bytes).toBeGreaterThan(3000);
+      expect(after.results).toEqual(before.results);
     });
 
     test('an unreachable server is DB_UNAVAILABLE, and its message never shows the password', async () => {

@@ -12,6 +12,7 @@ import {
   WORD,
 } from '../../lib/query.js';
 import { stemWord } from '../../lib/stem.js';
+import { MAX_RANKED_CHUNKS } from '../../limits.js';
 import type { SearchMatch } from '../../types.js';
 import {
   type BackendContext,
@@ -33,7 +34,7 @@ import {
   type UpdateOptions,
 } from '../types.js';
 import { checkDbPath, type Db, isCorruptionError, openDatabase } from './schema.js';
-import { existsSql, rankSql, SQL } from './sql.js';
+import { capSql, existsSql, rankSql, SQL } from './sql.js';
 
 /** Options of {@link sqliteBackend}. */
 export interface SqliteBackendOptions {
@@ -182,10 +183,20 @@ class SqliteBackend implements MemoryBackend {
     }
     const need = request.offset + request.limit + 1;
     const rankStmt = this.stmt(r, rankSql(filters));
-    const rank = (q: string, limit: number) =>
-      (rankStmt.all({ ...params, q, limit }) as Array<{ id: number; score: number }>).map(
-        (row) => ({ id: row.id, score: -row.score }),
-      );
+    const cappedStmt = this.stmt(r, rankSql({ ...filters, floor: true }));
+    const capStmt = this.stmt(r, capSql(filters)).pluck();
+    let capped = false;
+    // At most MAX_RANKED_CHUNKS matches are scored: past that many, the most recent ones.
+    const rank = (q: string, limit: number) => {
+      const floor = capStmt.get({ ...params, q, cap: MAX_RANKED_CHUNKS }) as number | undefined;
+      if (floor !== undefined) capped = true;
+      const found = (
+        floor === undefined
+          ? rankStmt.all({ ...params, q, limit })
+          : cappedStmt.all({ ...params, q, limit, floor })
+      ) as Array<{ id: number; score: number }>;
+      return found.map((row) => ({ id: row.id, score: -row.score }));
+    };
 
     let match: SearchMatch;
     let expression: string;
@@ -270,6 +281,7 @@ class SqliteBackend implements MemoryBackend {
       hits,
       more: rows.length > request.offset + request.limit,
       forms: [...used],
+      capped,
     };
   }
 

@@ -87,17 +87,34 @@ export const SQL = {
 
 /**
  * A ranked page of chunk ids for an FTS5 expression, optionally narrowed to a source and a set
- * of file ids. Ranking goes through SQLite's own sorter with a LIMIT (a bounded heap), not
- * FTS5's `ORDER BY rank`, which copies every match into a full sort first.
+ * of file ids, and, when `floor` is set, to chunk ids above `@floor` (see {@link capSql}).
+ * Ranking goes through SQLite's own sorter with a LIMIT (a bounded heap), not FTS5's
+ * `ORDER BY rank`, which copies every match into a full sort first.
  */
-export function rankSql(filters: { source: boolean; files: boolean }): string {
+export function rankSql(filters: { source: boolean; files: boolean; floor?: boolean }): string {
   const join = filters.source || filters.files;
   const where = ['chunks_fts MATCH @q'];
+  if (filters.floor) where.push('chunks_fts.rowid > @floor');
   if (filters.source) where.push('f.source = @source');
   if (filters.files) where.push('c.file IN (SELECT value FROM json_each(@files))');
   return `SELECT chunks_fts.rowid AS id, ${BM25} AS score FROM chunks_fts${
     join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
   } WHERE ${where.join(' AND ')} ORDER BY score, id LIMIT @limit`;
+}
+
+/**
+ * The id of the match just past the `@cap` most recent ones (highest chunk ids), or no row
+ * when at most `@cap` chunks match: FTS5 walks its doclists from the highest rowid down and
+ * stops there, without scoring anything. Same narrowing as {@link rankSql}.
+ */
+export function capSql(filters: { source: boolean; files: boolean }): string {
+  const join = filters.source || filters.files;
+  const where = ['chunks_fts MATCH @q'];
+  if (filters.source) where.push('f.source = @source');
+  if (filters.files) where.push('c.file IN (SELECT value FROM json_each(@files))');
+  return `SELECT chunks_fts.rowid AS id FROM chunks_fts${
+    join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
+  } WHERE ${where.join(' AND ')} ORDER BY chunks_fts.rowid DESC LIMIT 1 OFFSET @cap`;
 }
 
 /** One row if the expression matches anything (with the same narrowing as {@link rankSql}). */
