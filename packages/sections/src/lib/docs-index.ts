@@ -26,6 +26,13 @@ import {
   type ParserUsed,
   type Section,
 } from '@lectern/markdown';
+import type { ParsedFile } from './parse.js';
+import {
+  PARSE_WORKER_MIN_BYTES,
+  parseInWorker,
+  parseWorkerAvailable,
+  searchInWorker,
+} from './parse-pool.js';
 import { buildSearchData, type DocSearchData, searchDataBytes, TermTable } from './search.js';
 import {
   byteRange,
@@ -406,10 +413,36 @@ export class DocsIndex {
    */
   private async parse(text: string, root: string | null, path: string | null): Promise<DocModel> {
     const model = await buildDocumentAsync(text);
-    this.parseCount++;
-    if (model.parser !== 'scanner') this.remarkCount++;
-    this.onParse?.({ root, path, chars: model.text.length, parser: model.parser });
+    this.counted(model.text.length, model.parser, root, path);
     return model;
+  }
+
+  /** Counts one parse and reports it. */
+  private counted(chars: number, parser: ParserUsed, root: string | null, path: string | null) {
+    this.parseCount++;
+    if (parser !== 'scanner') this.remarkCount++;
+    this.onParse?.({ root, path, chars, parser });
+  }
+
+  /**
+   * Decodes and parses a file's bytes on this thread (a large text is still outlined on
+   * `@lectern/markdown`'s worker). Throws the decoding `ToolError` for bytes that are not text.
+   */
+  private async parseHere(input: Uint8Array, subject: string): Promise<ParsedFile> {
+    let bytes: Uint8Array | null = input;
+    const { text, bom } = decodeUtf8(bytes, { subject });
+    const lines = fileLines(bytes, text, bom);
+    bytes = null; // a large file's bytes go before its parse
+    const model = await buildDocumentAsync(text);
+    return { stored: storeModel(model, lines), chars: model.text.length, parser: model.parser };
+  }
+
+  /** {@link parseHere} on the parse worker thread; `bytes` are handed over to it. */
+  private async parseOnWorker(bytes: Uint8Array, subject: string): Promise<ParsedFile> {
+    const parsed = await parseInWorker(bytes);
+    if (!(parsed instanceof Uint8Array)) return parsed;
+    // not text: decoding here gives the exact error (and parses, should it ever decode)
+    return this.parseHere(parsed, subject);
   }
 
   private wrap(
@@ -532,7 +565,13 @@ export class DocsIndex {
     if (stored.search) return Promise.resolve(stored.search);
     stored.searching ??= (async () => {
       try {
-        const data = buildSearchData(await this.fullModelOf(stored), this.terms);
+        const { lines } = stored.model;
+        const data =
+          !stored.inline &&
+          lines.end - lines.textStart >= PARSE_WORKER_MIN_BYTES &&
+          parseWorkerAvailable()
+            ? await this.searchOnWorker(stored)
+            : buildSearchData(await this.fullModelOf(stored), this.terms);
         stored.search = data;
         if (!stored.inline) this.grew(stored, searchDataBytes(data));
         return data;
@@ -541,6 +580,28 @@ export class DocsIndex {
       }
     })();
     return stored.searching;
+  }
+
+  /**
+   * {@link buildSearchData} of a large document on the parse worker thread: its text is read
+   * back here (checked against the parsed version) and handed over as bytes, so it is never
+   * decoded on this thread; the term strings that come back are interned.
+   */
+  private async searchOnWorker(stored: Stored): Promise<DocSearchData> {
+    const { lines, outline, blocks } = stored.model;
+    const bytes = await this.readBytes(stored, lines.textStart, lines.end);
+    const data = await searchInWorker(bytes, {
+      sections: outline.sections,
+      totalLines: outline.totalLines,
+      frontMatter: outline.frontMatter,
+      parser: outline.parser,
+      exact: outline.exact,
+      title: outline.title,
+      blocks,
+    });
+    if (data === null) throw new DocChangedError(this.shown(stored));
+    for (let i = 0; i < data.terms.length; i++) data.terms[i] = this.terms.intern(data.terms[i]!);
+    return data;
   }
 
   /**
@@ -598,18 +659,20 @@ export class DocsIndex {
         await opened.handle.close();
       }
       await before;
-      const { text, bom } = decodeUtf8(bytes, {
-        subject: `file ${this.displayPath(root, relPath)}`,
-      });
+      const subject = `file ${this.displayPath(root, relPath)}`;
       const version = sha256(bytes);
-      const lines = fileLines(bytes, text, bom);
-      bytes = null; // not needed past this point: a large file's bytes go before its parse
-      // Parses start in the order their reads started; a long one (on the worker thread) does
-      // not hold up the next document's turn.
-      const parsing = this.parse(text, root.id, opened.relativePath);
+      // Parses start in the order their reads started; a long one (on a worker thread) does
+      // not hold up the next document's turn. A large file's bytes are handed to the parse
+      // worker, so its text never lives on this thread.
+      const parsing =
+        bytes.length >= PARSE_WORKER_MIN_BYTES && parseWorkerAvailable()
+          ? this.parseOnWorker(bytes, subject)
+          : this.parseHere(bytes, subject);
+      bytes = null;
       done();
-      const model = await parsing;
-      const storedModel = storeModel(model, lines);
+      const parsed = await parsing;
+      this.counted(parsed.chars, parsed.parser, root.id, opened.relativePath);
+      const storedModel = parsed.stored;
       const stored: Stored = {
         key,
         root,

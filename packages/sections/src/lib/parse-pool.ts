@@ -1,0 +1,157 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ParsedFile, SearchOutline } from './parse.js';
+import type { ParseRequest } from './parse-worker.js';
+import type { DocSearchData } from './search.js';
+
+/*
+ * One parse worker thread for the process (started on first use, not keeping the process
+ * alive when idle). A file's bytes are transferred to it and its stored model transferred
+ * back, so a large document's text only ever lives on the worker's heap.
+ */
+
+/** Files from this many bytes on are parsed in the worker thread. */
+export const PARSE_WORKER_MIN_BYTES = 64 * 1024;
+
+/**
+ * After parsing this many bytes in all, an idle worker is replaced by a fresh one: a large
+ * parse grows its heap, and a thread's heap is only given back when the thread ends.
+ */
+const RECYCLE_BYTES = 8 * 1024 * 1024;
+
+/** What the worker answers. */
+type Reply =
+  | { id: number; parsed: ParsedFile }
+  | { id: number; notText: ArrayBuffer }
+  | { id: number; search: DocSearchData }
+  | { id: number; changed: true }
+  | { id: number; error: string };
+
+interface Job {
+  resolve: (r: ParsedFile | DocSearchData | Uint8Array | null) => void;
+  reject: (e: Error) => void;
+  length: number;
+}
+
+let worker: Worker | null = null;
+let workerBytes = 0;
+const retired = new WeakSet<Worker>();
+let nextId = 0;
+const waiting = new Map<number, Job>();
+
+/** The compiled worker script: beside this module in dist, or dist's when run from src. */
+let found: URL | null | undefined;
+
+function workerFile(): URL | null {
+  if (found !== undefined) return found;
+  found = null;
+  for (const rel of ['./parse-worker.js', '../../dist/lib/parse-worker.js']) {
+    const url = new URL(rel, import.meta.url);
+    if (existsSync(fileURLToPath(url))) {
+      found = url;
+      break;
+    }
+  }
+  return found;
+}
+
+function failAll(error: Error): void {
+  for (const job of waiting.values()) job.reject(error);
+  waiting.clear();
+}
+
+function theWorker(): Worker | null {
+  if (worker) return worker;
+  const file = workerFile();
+  if (!file) return null;
+  const w = new Worker(file);
+  w.on('message', (reply: Reply) => {
+    const job = waiting.get(reply.id);
+    if (!job) return;
+    waiting.delete(reply.id);
+    if (waiting.size === 0) {
+      w.unref();
+      if (worker === w && workerBytes >= RECYCLE_BYTES) recycle(w);
+    }
+    if ('error' in reply) job.reject(new Error(`the parse worker thread failed: ${reply.error}`));
+    else if ('notText' in reply) job.resolve(new Uint8Array(reply.notText, 0, job.length));
+    else if ('search' in reply) job.resolve(reply.search);
+    else if ('changed' in reply) job.resolve(null);
+    else job.resolve(reply.parsed);
+  });
+  w.on('error', (e) => {
+    if (retired.has(w)) return;
+    if (worker === w) worker = null;
+    failAll(e instanceof Error ? e : new Error(String(e)));
+  });
+  w.on('exit', (code) => {
+    if (retired.has(w)) return;
+    if (worker === w) worker = null;
+    failAll(new Error(`the parse worker thread exited with code ${code}`));
+  });
+  w.unref();
+  worker = w;
+  workerBytes = 0;
+  return w;
+}
+
+/** Ends the idle worker `w` (giving its heap back) and starts its successor. */
+function recycle(w: Worker): void {
+  retired.add(w);
+  worker = null;
+  void w.terminate();
+  theWorker();
+}
+
+/** True when the worker script is there (it is missing only when running from unbuilt sources). */
+export function parseWorkerAvailable(): boolean {
+  return workerFile() !== null;
+}
+
+/**
+ * Parses a file's bytes in the worker thread. The bytes are handed over: afterwards `bytes`
+ * is empty on this thread (a copy is sent when they share a buffer with other data). Resolves
+ * to the parsed file, or, when the bytes are not text (a NUL byte or malformed UTF-8), to the
+ * bytes themselves so the caller can report the exact decoding error.
+ */
+export function parseInWorker(bytes: Uint8Array): Promise<ParsedFile | Uint8Array> {
+  return send(bytes, undefined) as Promise<ParsedFile | Uint8Array>;
+}
+
+/**
+ * Builds the search data of a stored document in the worker thread from the bytes of its text
+ * (handed over as in {@link parseInWorker}); null when they no longer match the outline (the
+ * file changed). Term strings come back as copies: the caller interns them.
+ */
+export function searchInWorker(
+  bytes: Uint8Array,
+  outline: SearchOutline,
+): Promise<DocSearchData | null> {
+  return send(bytes, outline) as Promise<DocSearchData | null>;
+}
+
+function send(
+  bytes: Uint8Array,
+  search: SearchOutline | undefined,
+): Promise<ParsedFile | DocSearchData | Uint8Array | null> {
+  const w = theWorker();
+  if (!w) return Promise.reject(new Error('the parse worker script is missing'));
+  // A buffer that holds only these bytes is handed over; one shared with other data (Node's
+  // small-Buffer pool) never is: the bytes are copied out of it.
+  const alone =
+    bytes.byteOffset === 0 &&
+    bytes.buffer instanceof ArrayBuffer &&
+    bytes.buffer.byteLength <= bytes.length + 16;
+  // (`new Uint8Array` copies; a Buffer's `slice` would not)
+  const buffer = alone ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject, length: bytes.length });
+    w.ref();
+    workerBytes += bytes.length;
+    const req: ParseRequest = { id, buffer, length: bytes.length };
+    if (search) req.search = search;
+    w.postMessage(req, [buffer]);
+  });
+}

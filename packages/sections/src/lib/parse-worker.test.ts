@@ -1,0 +1,204 @@
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeUtf8 } from '@lectern/core';
+import { buildDocument, sectionExtract } from '@lectern/markdown';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempTree } from '../test-helpers/mcp.js';
+import { DocsIndex } from './docs-index.js';
+import { parseFileBytes } from './parse.js';
+import { PARSE_WORKER_MIN_BYTES, parseInWorker, parseWorkerAvailable } from './parse-pool.js';
+import { buildSearchData } from './search.js';
+import { fileLines, storeModel } from './stored.js';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+/** Rewrites a file and moves its mtime, so even a coarse clock sees the change. */
+function rewrite(path: string, content: string): void {
+  writeFileSync(path, content);
+  utimesSync(path, new Date(), new Date(Date.now() + 5000));
+}
+
+/** Small documents of every line-break, encoding and byte-order-mark kind. */
+const texts: Record<string, string> = {
+  'ascii.md': '# One\n\nalpha\n\n## Two\n\nbeta\n\n```\n# not a heading\n```\n\n# Three\ngamma\n',
+  'wide.md': '# Ünïcode\n\n中文字符 🎉 emoji\n\n## Größe\n\n| a | b |\n|---|---|\n| Ä | ß |\n',
+  'crlf.md': '# CR LF\r\n\r\ntext\r\n\r\nSetext\r\n------\r\nmore\r\n',
+  'lone-cr.md': '# Lone\r\rcarriage returns\r## Sub\rend',
+  'bom.md': '\uFEFF# With a mark\n\nbody ü\n',
+  'two-boms.md': '\uFEFF\uFEFF# Two marks\n\nbody\n',
+  'front.md': '---\ntitle: x\n---\n\nbefore\n\n# Head\n\nafter',
+  'empty.md': '',
+};
+
+/** The same kinds, repeated past the size from which files go to the parse worker. */
+function big(text: string): string {
+  const mark = text.startsWith('\uFEFF\uFEFF')
+    ? '\uFEFF\uFEFF'
+    : text.startsWith('\uFEFF')
+      ? '\uFEFF'
+      : '';
+  const body = text.slice(mark.length) || 'plain line\n';
+  const eol = body.includes('\r\n') ? '\r\n' : body.includes('\r') ? '\r' : '\n';
+  let out = mark + body;
+  for (let i = 0; Buffer.byteLength(out) <= PARSE_WORKER_MIN_BYTES + 64; i++) {
+    out += `${eol}## Part ${i} ü${eol}${eol}${body}`;
+  }
+  return out;
+}
+
+/** What the index stored for a file before the parse worker: decoded and parsed here. */
+function inThread(bytes: Uint8Array) {
+  const { text, bom } = decodeUtf8(bytes);
+  const model = buildDocument(text);
+  return { stored: storeModel(model, fileLines(bytes, text, bom)), chars: model.text.length };
+}
+
+describe('the parse worker thread', () => {
+  it('is built (the tests run against the compiled worker script)', () => {
+    expect(parseWorkerAvailable()).toBe(true);
+  });
+
+  it('stores the same model as a parse on the calling thread, for every kind of document', async () => {
+    const all = Object.entries(texts).flatMap(([name, t]) => [
+      [name, t],
+      [`big-${name}`, big(t)],
+    ]);
+    // all in flight at once: each answer goes to its own request
+    const bytes = all.map(([, t]) => Buffer.from(t!, 'utf8'));
+    const want = bytes.map((b) => inThread(b));
+    const got = await Promise.all(bytes.map((b) => parseInWorker(Buffer.from(b))));
+    got.forEach((g, i) => {
+      expect(g, all[i]![0]).not.toBeInstanceOf(Uint8Array);
+      const parsed = g as Exclude<typeof g, Uint8Array>;
+      expect(parsed.stored, all[i]![0]).toEqual(want[i]!.stored);
+      expect(parsed.chars).toBe(want[i]!.chars);
+      expect(parseFileBytes(bytes[i]!)!.stored).toEqual(want[i]!.stored);
+    });
+  }, 120_000);
+
+  it('hands the bytes over instead of copying them, and copies bytes that share a buffer', async () => {
+    const own = Buffer.from(big(texts['wide.md']!), 'utf8');
+    const copy = new Uint8Array(own);
+    const sent = parseInWorker(own);
+    expect(own.length).toBe(0); // detached: the worker has them now
+    const parsed = await sent;
+    expect(parsed).not.toBeInstanceOf(Uint8Array);
+    // a view into a larger buffer is copied, so the rest of that buffer stays usable
+    const shared = new Uint8Array(copy.length + 100);
+    shared.set(copy, 100);
+    const view = shared.subarray(100);
+    const again = await parseInWorker(view);
+    expect(view.length).toBe(copy.length);
+    expect(again).toEqual(parsed);
+  });
+
+  it('gives back bytes that are not text, unchanged, so the caller reports the exact error', async () => {
+    const nul = Buffer.from(`${big('# T\n\ntext\n')}\u0000tail`, 'utf8');
+    const invalid = Buffer.concat([Buffer.from(big('# T\n\ntext\n')), Buffer.from([0xc3, 0x28])]);
+    for (const b of [nul, invalid]) {
+      const copy = Buffer.from(b);
+      const back = await parseInWorker(b);
+      expect(back).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(back as Uint8Array).equals(copy)).toBe(true);
+      expect(parseFileBytes(copy)).toBeNull();
+    }
+  });
+
+  it('keeps answering past the point where it replaces itself', async () => {
+    // plain paragraphs (the scanner's fast path), ~3 MB a time: the worker is replaced after 8 MiB
+    const para = `${'lorem ipsum dolor sit amet ü '.repeat(30)}\n\n`;
+    let text = '';
+    for (let i = 0; Buffer.byteLength(text) < 3_000_000; i++)
+      text += `## Part ${i}\n\n${para.repeat(8)}`;
+    const bytes = Buffer.from(text, 'utf8');
+    const want = inThread(bytes).stored;
+    for (let i = 0; i < 4; i++) {
+      const got = await parseInWorker(Buffer.from(bytes));
+      expect((got as Exclude<typeof got, Uint8Array>).stored).toEqual(want);
+    }
+  }, 120_000);
+});
+
+describe('the docs index with large files', () => {
+  function tree(files: Record<string, string | Buffer>) {
+    const t = tempTree(files);
+    cleanups.push(t.cleanup);
+    return t.dir;
+  }
+
+  it('reads every section of a large file as an in-memory parse does', async () => {
+    const files = Object.fromEntries(Object.entries(texts).map(([n, t]) => [n, big(t)]));
+    const dir = tree(files);
+    const events: number[] = [];
+    const index = new DocsIndex({
+      roots: [{ id: 'd', path: dir }],
+      onParse: (e) => events.push(e.chars),
+    });
+    const { docs, skipped } = await index.listDocuments();
+    expect(skipped).toEqual([]);
+    expect(docs).toHaveLength(Object.keys(files).length);
+    for (const doc of docs) {
+      const raw = files[doc.relPath!]!;
+      const model = buildDocument(raw.startsWith('\uFEFF') ? raw.slice(1) : raw);
+      expect(doc.model.chars).toBe(model.text.length);
+      expect(doc.model.sections.map((s) => s.slug)).toEqual(model.sections.map((s) => s.slug));
+      const full = await doc.fullModel();
+      expect(full.text).toBe(model.text);
+      expect(full.lineStarts).toEqual(model.lineStarts);
+      expect(full.sections).toEqual(model.sections);
+      expect(full.blocks).toEqual(model.blocks);
+      const some = [...model.sections.slice(0, 12), ...model.sections.slice(-3)];
+      for (const s of some) {
+        expect(await doc.extract(s.startLine, s.endLine)).toEqual(sectionExtract(model, s, true));
+      }
+      // the search data built on the worker thread equals a build from the in-memory parse
+      expect(await doc.search()).toEqual(buildSearchData(model));
+    }
+    expect(events.sort()).toEqual(docs.map((d) => d.model.chars).sort());
+  }, 120_000);
+
+  it('reports a large binary or malformed file with the same error as a small one', async () => {
+    const pad = big('# T\n\ntext\n');
+    const dir = tree({
+      'nul-big.md': `${pad}\u0000`,
+      'nul-small.md': 'a\u0000',
+      'bad-big.md': Buffer.concat([Buffer.from(pad), Buffer.from([0xff])]),
+      'bad-small.md': Buffer.from([0x61, 0xff]),
+    });
+    const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
+    const { docs, skipped } = await index.listDocuments();
+    expect(docs).toEqual([]);
+    const reasons = Object.fromEntries(skipped.map((s) => [s.path, s.reason]));
+    expect(reasons['nul-big.md']).toBe(
+      `file nul-big.md contains a NUL byte at byte offset ${Buffer.byteLength(pad)}, so it is treated as binary, not text.`,
+    );
+    expect(reasons['nul-small.md']).toMatch(
+      /^file nul-small\.md contains a NUL byte at byte offset 1,/,
+    );
+    expect(reasons['bad-big.md']).toBe(
+      `file bad-big.md is not valid UTF-8: malformed byte sequence at byte offset ${Buffer.byteLength(pad)}.`,
+    );
+    expect(reasons['bad-small.md']).toMatch(
+      /^file bad-small\.md is not valid UTF-8: .* offset 1\.$/,
+    );
+  });
+
+  it('parses a large file again when it changes, and reads the new text', async () => {
+    const dir = tree({ 'a.md': big('# Alpha\n\nold text\n') });
+    const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
+    const before = await index.getDocument('a');
+    const next = big('# Alpha\n\nnew text, ü longer than before\n');
+    rewrite(join(dir, 'a.md'), next);
+    const after = await index.getDocument('a');
+    expect(after.version).not.toBe(before.version);
+    expect(index.parseCount).toBe(2);
+    const model = buildDocument(next);
+    const last = model.sections[model.sections.length - 1]!;
+    expect(await after.extract(last.startLine, last.endLine)).toEqual(
+      sectionExtract(model, last, true),
+    );
+  });
+});

@@ -1,0 +1,107 @@
+import {
+  buildDocument,
+  computeLineStarts,
+  type DocModel,
+  type ParserUsed,
+} from '@lectern/markdown';
+import { buildSearchData, type DocSearchData, type TermTable } from './search.js';
+import {
+  type DocOutline,
+  fileLines,
+  type StoredModel,
+  storeModel,
+  unpackBlocks,
+} from './stored.js';
+
+/*
+ * Parsing a file's bytes into what the index stores. Shared by the calling thread and the
+ * parse worker thread (see parse-pool.ts), so both give the same stored model.
+ */
+
+/** A file parsed into its stored model. */
+export interface ParsedFile {
+  stored: StoredModel;
+  /** Length of the parsed text in UTF-16 code units (byte-order marks excluded). */
+  chars: number;
+  parser: ParserUsed;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes a file's bytes as `@lectern/core`'s `decodeUtf8` does (one leading byte-order mark
+ * stripped) and parses them; null when they are not text (a NUL byte or malformed UTF-8), so
+ * the caller can decode them with `decodeUtf8` for the exact error.
+ */
+export function parseFileBytes(bytes: Uint8Array): ParsedFile | null {
+  if (bytes.indexOf(0) !== -1) return null;
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  let text: string;
+  try {
+    text = decoder.decode(bom ? bytes.subarray(3) : bytes);
+  } catch {
+    return null;
+  }
+  const lines = fileLines(bytes, text, bom);
+  const model = buildDocument(text);
+  return { stored: storeModel(model, lines), chars: model.text.length, parser: model.parser };
+}
+
+/** The buffers of a stored model, to transfer it between threads without copying. */
+export function transferablesOf(stored: StoredModel): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  for (const a of [stored.lines.starts, stored.blocks, stored.outline.sectionChars]) {
+    if (a.buffer instanceof ArrayBuffer && a.byteLength > 0) out.add(a.buffer);
+  }
+  return [...out];
+}
+
+/** What a search build needs of a stored document besides its text. */
+export type SearchOutline = Pick<
+  DocOutline,
+  'sections' | 'totalLines' | 'frontMatter' | 'parser' | 'exact' | 'title'
+> & { blocks: Uint32Array };
+
+/**
+ * The search data of a stored document from the bytes of its text (read back from the file,
+ * byte-order marks excluded), as `buildSearchData` gives it from the full model; null when
+ * the bytes no longer decode or no longer have the parsed number of lines (the file changed).
+ */
+export function searchDataOfBytes(
+  bytes: Uint8Array,
+  outline: SearchOutline,
+  table?: TermTable,
+): DocSearchData | null {
+  if (bytes.indexOf(0) !== -1) return null;
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return null;
+  }
+  const lineStarts = computeLineStarts(text);
+  if (lineStarts.length !== outline.totalLines) return null;
+  const model: DocModel = {
+    text,
+    lineStarts,
+    totalLines: outline.totalLines,
+    sections: outline.sections,
+    frontMatter: outline.frontMatter,
+    blocks: unpackBlocks(outline.blocks),
+    parser: outline.parser,
+    exact: outline.exact,
+    title: outline.title,
+  };
+  return buildSearchData(model, table);
+}
+
+/** The buffers of search data, to transfer it between threads without copying. */
+export function searchTransferables(data: DocSearchData): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const a of [data.termStarts, data.postings]) {
+    if (a.buffer instanceof ArrayBuffer && a.byteLength > 0 && !out.includes(a.buffer)) {
+      out.push(a.buffer);
+    }
+  }
+  return out;
+}
