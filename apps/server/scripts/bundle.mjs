@@ -15,7 +15,7 @@
 //   that package's installed location (see `moduleUrl` below).
 //
 // The library entry (dist/index.js and the rest, from tsc) is not bundled: programs that import
-// `lectern` use their own SDK and zod. dist/bin-chunks.json says which modules each chunk holds
+// `lectern` load the SDK and zod from node_modules. dist/bin-chunks.json says which modules each chunk holds
 // (for the start-up test; it does not ship); dist/bin-licenses.txt carries the licenses of the
 // third-party code inside the bundle.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
