@@ -28,8 +28,13 @@ const app = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(app, 'dist');
 const require = createRequire(join(app, 'package.json'));
 
-/** The @lectern packages bundled into the command: every one the app uses but markdown. */
-const BUNDLED = ['core', 'sections', 'lines', 'wiki', 'memory', 'lint'].map((n) => `@lectern/${n}`);
+/** Loaded from node_modules, not bundled (see above). */
+const EXTERNAL = ['@lectern/markdown', 'better-sqlite3', 'pg'];
+
+/** The @lectern packages bundled into the command: every one the app depends on but markdown. */
+const BUNDLED = Object.keys(readJson(join(app, 'package.json')).dependencies).filter(
+  (name) => name.startsWith('@lectern/') && !EXTERNAL.includes(name),
+);
 
 /** Each bundled package's folder (real path) and the folder of its main entry. */
 const packages = BUNDLED.map((name) => {
@@ -81,7 +86,7 @@ const result = await build({
   target: 'node20',
   // Prefer each package's ES module build (the SDK and zod ship both).
   mainFields: ['module', 'main'],
-  external: ['@lectern/markdown', 'better-sqlite3', 'pg'],
+  external: EXTERNAL,
   plugins: [moduleUrl],
   banner: {
     js: [
