@@ -31,13 +31,16 @@
 // the duplicates are listed. Repeats of one definition on different addresses are kept: they
 // measure the registry's own noise.
 //
-// Split: by group, about 30% test and 70% development, with 5 cross-validation folds on
-// development, both from a sha256 of the group name. A group joins servers that share an owner (the part of the
-// server name before the first "/": one publisher's connectors are written alike) and servers
-// that publish the same definition (name and description), so no server, no publisher and no
-// shared definition is on both sides. Groups holding an observation of raw/observations.jsonl
-// (the first corpus, read while the judge's rules were written) are always development, so the
-// test part holds only pages nobody tuned the judge on.
+// Split: by group. A group joins servers that share an owner (the part of the server name
+// before the first "/": one publisher's connectors are written alike) and servers that publish
+// the same definition (name and description), so no server, no publisher and no shared
+// definition is on both sides. The test part is the held-out set transcribed after the judge was
+// frozen: the raw files named `fresh-*.jsonl`. Every other raw file is development (all of it
+// has been read, fitted on or scored before). A fresh line whose group reaches the development
+// data (same owner or same definition, directly or through other fresh lines) goes to
+// development too, and the build counts them. Development carries 5 cross-validation folds by
+// group, from a sha256 of the group name; groups and folds of the development files are computed
+// from those files alone, so adding fresh files never moves a development row to another fold.
 //
 // Output line: { id, source, seen, corpus, raw, server, group, split, fold, tool,
 // siblingToolNames, published: { scores (visible dimensions only), tdqs?, tier? }, note }.
@@ -49,10 +52,9 @@ import { tierOf } from '../dist/lib/arithmetic.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SEEN = '2026-12-01';
-const TEST_SHARE = 0.3;
 const FOLDS = 5;
-/** Raw files the judge's rules were developed on: their groups stay in development. */
-const DEV_ONLY = new Set(['observations.jsonl']);
+/** Raw files transcribed after the judge was frozen: the test part. */
+const FRESH = /^fresh-.*\.jsonl$/;
 
 const DIM = {
   Q: 'purpose_clarity',
@@ -249,23 +251,31 @@ if (bad.length) {
 }
 for (const d of duplicates) console.log(`  duplicate address: ${d}`);
 
-const groupOf = groups(raw);
-const devOnly = new Set(raw.filter((r) => DEV_ONLY.has(r.file)).map((r) => groupOf(r.s)));
-// The groups free to go either way, in sha256 order, join the test part until it holds 30% of
-// all observations.
-const groupSize = new Map();
-for (const r of raw) groupSize.set(groupOf(r.s), (groupSize.get(groupOf(r.s)) ?? 0) + 1);
-const testGroups = new Set();
-{
-  let held = 0;
-  const order = [...groupSize.keys()]
-    .filter((g) => !devOnly.has(g))
-    .map((g) => [sha(`split:${g}`), g])
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const [, g] of order) {
-    if (held >= TEST_SHARE * raw.length) break;
-    testGroups.add(g);
-    held += groupSize.get(g);
+// Groups of the development files from those files alone (stable when fresh files arrive);
+// groups over everything to see which fresh lines reach the development data.
+const devRaw = raw.filter((r) => !FRESH.test(r.file));
+const devGroupOf = groups(devRaw);
+const allGroupOf = groups(raw);
+const devGroupIn = new Map();
+for (const r of devRaw) {
+  const g = allGroupOf(r.s);
+  const known = devGroupIn.get(g);
+  if (known === undefined || devGroupOf(r.s) < known) devGroupIn.set(g, devGroupOf(r.s));
+}
+let freshToDev = 0;
+let freshToTest = 0;
+for (const r of raw) {
+  if (!FRESH.test(r.file)) {
+    r.group = devGroupOf(r.s);
+    r.split = 'dev';
+  } else if (devGroupIn.has(allGroupOf(r.s))) {
+    r.group = devGroupIn.get(allGroupOf(r.s));
+    r.split = 'dev';
+    freshToDev++;
+  } else {
+    r.group = allGroupOf(r.s);
+    r.split = 'test';
+    freshToTest++;
   }
 }
 const out = [];
@@ -276,8 +286,7 @@ for (const r of raw) {
     const v = r.sc?.[k];
     if (Number.isInteger(v)) scores[d] = v;
   }
-  const group = groupOf(r.s);
-  const split = testGroups.has(group) ? 'test' : 'dev';
+  const { group, split } = r;
   const fold = Number.parseInt(sha(`fold:${group}`).slice(0, 8), 16) % FOLDS;
   const base = sha(`${r.u}\n${r.desc}\n${JSON.stringify(r.sc)}`).slice(0, 10);
   const n = (ids.get(base) ?? 0) + 1;
@@ -324,3 +333,6 @@ console.log(`registry.jsonl from ${files.join(', ')}`);
 console.log(`  all:  ${count(out)}`);
 console.log(`  dev:  ${count(out.filter((o) => o.split === 'dev'))}`);
 console.log(`  test: ${count(out.filter((o) => o.split === 'test'))}`);
+console.log(
+  `  fresh lines: ${freshToTest} to test, ${freshToDev} to development (their owner or definition is already in the development data)`,
+);

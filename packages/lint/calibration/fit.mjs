@@ -46,7 +46,7 @@ const LINEAR = [
   'conciseness_structure',
   'contextual_completeness',
 ];
-const LAMBDAS = [1000, 300, 100, 30, 10, 3, 1];
+const LAMBDAS = [10000, 3000, 1000, 300, 100, 30, 10, 3, 1];
 const FOLDS = 5;
 /** Weight of each seed page and rubric example (fully scored) against one registry definition. */
 const EXTRA_WEIGHT = 5;
@@ -69,11 +69,18 @@ const REST = {
   contextual_completeness: 0.1,
 };
 
+/**
+ * Raw files transcribed after this model was frozen (2026-12-01): their lines are the test part,
+ * or development when their owner or definition was already there; either way this fit does not
+ * read them, so it reproduces the frozen weights. The next refit may drop this exclusion.
+ */
+const NOT_FITTED = /^fresh-/;
+
 const load = (f) => parseCalibrationJsonl(readFileSync(join(here, f), 'utf8'));
 const registry = load('registry.jsonl');
 const extra = [...load('seeds.jsonl'), ...load('rubric-examples.jsonl')];
 const dev = [
-  ...registry.filter((e) => e.split === 'dev'),
+  ...registry.filter((e) => e.split === 'dev' && !NOT_FITTED.test(e.raw ?? '')),
   ...extra.map((e, i) => ({ ...e, fold: i % FOLDS, extra: true })),
 ];
 

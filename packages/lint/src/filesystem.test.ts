@@ -30,7 +30,7 @@ describe('scoring the official MCP filesystem server', () => {
       create_directory: 'A',
       directory_tree: 'A',
       edit_file: 'A',
-      get_file_info: 'B',
+      get_file_info: 'A',
       list_allowed_directories: 'A',
       list_directory: 'A',
       list_directory_with_sizes: 'A',
@@ -45,11 +45,11 @@ describe('scoring the official MCP filesystem server', () => {
     expect(first.server).toMatchObject({
       toolCount: 14,
       meanTdqs: 4,
-      minTdqs: 3.3,
-      descriptionQualityScore: 3.7,
+      minTdqs: 3.6,
+      descriptionQualityScore: 3.8,
       descriptionQualityTier: 'A',
       coherenceTier: 'A',
-      overallScore: 3.8,
+      overallScore: 3.9,
       overallTier: 'A',
       // edit_file and move_file only share "file", a word most of this server's names carry:
       // they do different things, so the prefilter proposes no pair.

@@ -36,6 +36,13 @@ describe('the registry calibration corpus', () => {
       expect(devServers.has(e.server), e.server).toBe(false);
       expect(devGroups.has(e.group), e.group).toBe(false);
     }
+    // The test part is the held-out set transcribed after the judge was frozen (fresh-*.jsonl);
+    // everything read or scored before is development.
+    for (const e of registry) {
+      const raw = (e as { raw?: string }).raw ?? '';
+      if (!raw.startsWith('fresh-')) expect(e.split, e.id).toBe('dev');
+      if (e.split === 'test') expect(raw, e.id).toMatch(/^fresh-/);
+    }
     // Every observation records where and when it was seen and what the page showed.
     for (const e of registry) {
       expect(e.source).toMatch(/^https:\/\//);
@@ -162,7 +169,11 @@ describe('the fitted weights', () => {
     const w = defaultWeights();
     expect(w).not.toBeNull();
     expect(w?.features).toEqual([...FEATURE_NAMES]);
-    const devCount = registry.filter((e) => e.split === 'dev').length;
+    // Fitted on the development part as it was when the model was frozen: fresh lines that
+    // joined development afterwards (their owner was already there) are not read.
+    const devCount = registry.filter(
+      (e) => e.split === 'dev' && !((e as { raw?: string }).raw ?? '').startsWith('fresh-'),
+    ).length;
     // The five seeds and the three rubric examples join the development part.
     expect(w?.fitted.examples).toBe(devCount + 8);
     expect(() => checkWeights({ ...w, features: ['x'] })).toThrow(/refit/);

@@ -82,6 +82,12 @@ export const FEATURE_NAMES = [
   'has_title',
   'log_required',
   'params_well_described',
+  'at_most_3_words',
+  'at_most_6_words',
+  'at_most_10_words',
+  'params_none_described',
+  'short_no_annotations',
+  'short_many_params',
 ] as const;
 
 /** A rule score per dimension. */
@@ -170,6 +176,14 @@ export function featureVector(a: Analysis, input: ToolJudgeInput, rules: RuleSco
     b(typeof tool.title === 'string' && tool.title.trim() !== ''),
     Math.log1p(s.requiredParamCount),
     paramWords.length ? paramWords.filter((n) => n >= 6).length / paramWords.length : 0,
+    // Very short descriptions: the registry reads them as under-specified, not concise (its
+    // tier D is mostly these), so length enters on both sides, not only as "long".
+    b(wc <= 3),
+    b(wc <= 6),
+    b(wc <= 10),
+    b(s.paramCount > 0 && s.paramsWithDescriptions === 0),
+    b(wc <= 10 && !a.hintsDeclared),
+    b(wc <= 10 && s.paramCount >= 3),
   ];
 }
 

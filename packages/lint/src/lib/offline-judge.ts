@@ -1298,7 +1298,9 @@ export function judgeToolOffline(
   weights: ModelWeights | null = defaultWeights(),
 ): ToolJudgement {
   const { analysis: a, scores } = judgeToolRules(input);
-  if (weights && !a.degenerate) {
+  // Degenerate descriptions (two words or fewer) are calibrated too: the rules alone put them at
+  // the bottom, the registry a little higher (grouped cross-validation, 2026-12-01).
+  if (weights) {
     const rules = Object.fromEntries(DIMENSIONS.map((d) => [d, scores[d].score])) as RuleScores;
     const predicted = predictScores(weights, featureVector(a, input, rules), rules);
     // Length is not conciseness: the registry's 5s are short, so no fitted weight may give a
