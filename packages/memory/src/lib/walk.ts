@@ -1,4 +1,4 @@
-import type { Dirent, Stats } from 'node:fs';
+import { type Dirent, lstatSync, type Stats } from 'node:fs';
 import { isToolError, type OpenedDir, openDirInRootSync, type Root } from '@lectern/core';
 import picomatch from 'picomatch';
 
@@ -68,8 +68,8 @@ interface ListedFolder {
   ino: number;
   /** False when the folder changed so soon before it was listed that its mtime cannot be trusted. */
   trusted: boolean;
-  /** Included files: path in the source and `<source>/<path>`. */
-  files: Array<{ path: string; key: string }>;
+  /** Included files: path in the source, `<source>/<path>`, and the name in the folder. */
+  files: Array<{ path: string; key: string; name: string }>;
   /** Sub-folders to walk (not excluded). */
   folders: string[];
   links: number;
@@ -142,7 +142,7 @@ function listFolder(
       if (!source.excludesFolder(childRel)) listed.folders.push(childRel);
     } else if (kind !== 'file') listed.special++;
     else if (source.matches(childRel)) {
-      listed.files.push({ path: childRel, key: `${source.id}/${childRel}` });
+      listed.files.push({ path: childRel, key: `${source.id}/${childRel}`, name });
     }
   }
   return listed;
@@ -209,16 +209,7 @@ function walkOne(
     stats.links += listed.links;
     stats.special += listed.special;
   }
-  for (const f of listed.files) {
-    let st: Stats | null;
-    try {
-      st = dir.lstat(f.path.slice(f.path.lastIndexOf('/') + 1));
-    } catch {
-      continue; // unreadable
-    }
-    if (!st?.isFile()) continue; // deleted or replaced since the listing
-    out.push({ path: f.path, key: f.key, size: st.size, mtime: st.mtimeMs, ino: st.ino });
-  }
+  statFiles(source, dir, listed.files, out);
   for (const folder of listed.folders) {
     let child: OpenedDir;
     try {
@@ -234,5 +225,61 @@ function walkOne(
     } finally {
       child.close();
     }
+  }
+}
+
+/**
+ * lstats a folder's listed files and adds the regular ones to `out`. The fast way names each
+ * file by its absolute path (the root's real path and the folder's place in it), which costs
+ * about half of a lookup through the held descriptor (`/proc/self/fd/N/name`). Afterwards the
+ * folder at that path must still be the one held (a directory with the same device and inode);
+ * if it is not (the folder or a parent was swapped or moved during the walk), the stats taken
+ * are dropped and the files are stat'ed again inside the held descriptor, as before. A swap
+ * and swap back between two of these lstats can only make the walk see another file's size and
+ * mtime, which decides nothing but whether the file is read: contents are always read through
+ * the guard's anchored open, which refuses links.
+ */
+function statFiles(
+  source: ResolvedSource,
+  dir: OpenedDir,
+  files: ListedFolder['files'],
+  out: WalkedFile[],
+): void {
+  if (files.length === 0) return;
+  const rel = dir.relativePath;
+  const base = rel === '' ? source.root.path : `${source.root.path}/${rel}`;
+  const start = out.length;
+  for (const f of files) {
+    let st: Stats | undefined;
+    try {
+      st = lstatSync(`${base}/${f.name}`, { throwIfNoEntry: false });
+    } catch {
+      continue; // unreadable
+    }
+    if (!st?.isFile()) continue; // deleted or replaced since the listing
+    out.push({ path: f.path, key: f.key, size: st.size, mtime: st.mtimeMs, ino: st.ino });
+  }
+  let same = false;
+  try {
+    const now = lstatSync(base, { throwIfNoEntry: false });
+    same =
+      now !== undefined &&
+      now.isDirectory() &&
+      now.ino === dir.stat.ino &&
+      now.dev === dir.stat.dev;
+  } catch {
+    same = false;
+  }
+  if (same) return;
+  out.length = start;
+  for (const f of files) {
+    let st: Stats | null;
+    try {
+      st = dir.lstat(f.name);
+    } catch {
+      continue; // unreadable
+    }
+    if (!st?.isFile()) continue;
+    out.push({ path: f.path, key: f.key, size: st.size, mtime: st.mtimeMs, ino: st.ino });
   }
 }
