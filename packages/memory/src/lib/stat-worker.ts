@@ -1,0 +1,80 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The worker's code, given as source text (no file to resolve next to the build). It lstats a
+ * list of absolute paths and answers four numbers per path: 1 for a regular file (else 0),
+ * size, mtimeMs, inode.
+ */
+const SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { lstatSync } = require('node:fs');
+parentPort.on('message', (paths) => {
+  const out = new Float64Array(paths.length * 4);
+  for (let i = 0; i < paths.length; i++) {
+    let st;
+    try {
+      st = lstatSync(paths[i], { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    if (st !== undefined && st.isFile()) {
+      out[i * 4] = 1;
+      out[i * 4 + 1] = st.size;
+      out[i * 4 + 2] = st.mtimeMs;
+      out[i * 4 + 3] = st.ino;
+    }
+  }
+  parentPort.postMessage(out, [out.buffer]);
+});
+`;
+
+/**
+ * One helper thread that lstats files for a store's reindex walks, so on a machine with a free
+ * core the walk of a large source stats half its files there while the main thread stats the
+ * other half. Started on first use and kept for the store's life; it never keeps the process
+ * alive while idle. A failure of the thread rejects the pending request (the walk then stats
+ * those files itself) and the next request starts a new thread.
+ */
+export class StatWorker {
+  #worker: Worker | undefined;
+  #pending: Array<{ resolve: (out: Float64Array) => void; reject: (e: unknown) => void }> = [];
+  #closed = false;
+
+  /** lstat of each absolute path: `[isFile, size, mtimeMs, ino]` per path. */
+  stat(paths: readonly string[]): Promise<Float64Array> {
+    if (this.#closed) return Promise.reject(new Error('the stat worker is closed'));
+    const worker = this.#start();
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ resolve, reject });
+      worker.ref();
+      worker.postMessage(paths);
+    });
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(SOURCE, { eval: true });
+    worker.unref();
+    const fail = (error: unknown) => {
+      if (this.#worker === worker) this.#worker = undefined;
+      for (const p of this.#pending.splice(0)) p.reject(error);
+    };
+    worker.on('message', (out: Float64Array) => {
+      const p = this.#pending.shift();
+      if (this.#pending.length === 0) worker.unref();
+      p?.resolve(out);
+    });
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the stat worker exited (${code})`)));
+    this.#worker = worker;
+    return worker;
+  }
+
+  /** Stops the thread; later requests fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker) await worker.terminate();
+  }
+}
