@@ -68,8 +68,10 @@ export function postgresBackend(options: PostgresBackendOptions): BackendFactory
   return (context) => new PostgresBackend(names, config, redactUrl(url), options, context);
 }
 
-/** Most file ids taken from the sequence at once. */
+/** File ids taken from the sequence in a reindex's first round trip for them. */
 const ID_BATCH = 256;
+/** Most file ids fetched in one round trip. */
+const ID_BATCH_MAX = 4096;
 /** Chunks (or text bytes) buffered before they are sent in one statement. */
 const FLUSH_CHUNKS = 2000;
 const FLUSH_BYTES = 8 * 1024 * 1024;
@@ -661,10 +663,11 @@ class PostgresBackend implements MemoryBackend {
       let broken = false;
       try {
         await c.query('BEGIN');
+        let writer: PgWriter | undefined;
         try {
           await this.lock(c, options);
           const cache = await this.writerCache(c);
-          const writer = new PgWriter(this, c, cache);
+          writer = new PgWriter(this, c, cache);
           const result = await work(writer);
           await writer.flush();
           if (options.signal?.aborted) throw cancelled();
@@ -674,6 +677,9 @@ class PostgresBackend implements MemoryBackend {
           writer.committed(generation);
           return result;
         } catch (error) {
+          // A batch may still be on its way: ROLLBACK only after it, or its later statements
+          // would run outside the transaction.
+          await writer?.settled();
           await c.query('ROLLBACK').catch(() => {
             broken = true;
           });
@@ -743,6 +749,17 @@ class PgWriter implements IndexWriter {
     this.cache.generation = generation;
   }
 
+  /** Resolves once nothing is being sent on the connection (never rejects). */
+  async settled(): Promise<void> {
+    for (;;) {
+      const flushing = this.flushing;
+      const chain = this.chain;
+      await flushing;
+      await chain;
+      if (flushing === this.flushing && chain === this.chain) return;
+    }
+  }
+
   /** One statement at a time on the transaction's connection, in the order they are asked for. */
   private q(text: string, values?: unknown[]): Promise<Pg.QueryResult> {
     const run = this.chain.then(() => this.c.query(text, values));
@@ -752,10 +769,14 @@ class PgWriter implements IndexWriter {
   private chain: Promise<unknown> = Promise.resolve();
   private flushing: Promise<unknown> = Promise.resolve();
 
+  /** File ids fetched per round trip; doubles up to {@link ID_BATCH_MAX} in a long reindex. */
+  private idBatch = ID_BATCH;
+
   private async nextId(): Promise<number> {
     while (this.ids.length === 0) {
       this.idFetch ??= (async () => {
-        const r = await this.q(this.sql.nextIds, [ID_BATCH]);
+        const r = await this.q(this.sql.nextIds, [this.idBatch]);
+        this.idBatch = Math.min(this.idBatch * 2, ID_BATCH_MAX);
         this.ids.push(...r.rows.map((row) => Number(row.id)));
       })().finally(() => {
         this.idFetch = undefined;
@@ -765,20 +786,49 @@ class PgWriter implements IndexWriter {
     return this.ids.shift()!;
   }
 
+  /** The batch being sent in the background while the next one is prepared, if any. */
+  private sending: Promise<void> | undefined;
+  /** The first error of a flush: every later flush (and so the commit) fails with it. */
+  private failure: { error: unknown } | undefined;
+
+  /**
+   * Queues a change. A full batch is sent in the background, so reading and chunking the next
+   * notes overlaps with the server indexing this batch; at most one batch is in flight (the
+   * caller waits for the previous one before starting another).
+   */
   private async queue(op: Op, chunks: readonly ChunkRecord[] = []): Promise<void> {
     this.ops.push(op);
     this.queuedChunks += chunks.length;
     for (const ch of chunks) this.queuedBytes += ch.text.length + ch.headingPath.length;
-    if (this.queuedChunks >= FLUSH_CHUNKS || this.queuedBytes >= FLUSH_BYTES) await this.flush();
+    if (this.queuedChunks >= FLUSH_CHUNKS || this.queuedBytes >= FLUSH_BYTES) {
+      if (this.sending) await this.sending;
+      // Another caller may have started a batch while this one waited.
+      if (this.queuedChunks < FLUSH_CHUNKS && this.queuedBytes < FLUSH_BYTES) return;
+      const run = this.flush();
+      this.sending = run;
+      run.then(
+        () => {
+          if (this.sending === run) this.sending = undefined;
+        },
+        () => {}, // kept in `failure`; the next flush or queue throws it
+      );
+    }
   }
 
   /**
    * Sends every queued change, in order, one statement per run of changes of one kind. Flushes
-   * asked for by concurrent callers run one after another, so changes keep their order.
+   * asked for by concurrent callers run one after another, so changes keep their order. Once a
+   * flush has failed, every later one fails with the same error (the transaction is aborted;
+   * a COMMIT would silently roll back).
    */
   flush(): Promise<void> {
-    const run = this.flushing.then(() => this.drain());
-    this.flushing = run.catch(() => {});
+    const run = this.flushing.then(() => {
+      if (this.failure) throw this.failure.error;
+      return this.drain();
+    });
+    this.flushing = run.catch((error) => {
+      this.failure ??= { error };
+    });
     return run;
   }
 

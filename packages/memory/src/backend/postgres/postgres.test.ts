@@ -424,5 +424,78 @@ if (url) {
       const n = (await admin.query(`SELECT count(*)::int AS n FROM "${s}".files`)).rows[0].n;
       expect(n).toBe(1);
     });
+
+    /** `files` notes of `sections` headings each (one chunk per section), headed `word`. */
+    function manyChunks(prefix: string, files: number, sections: number, word: string): void {
+      for (let f = 0; f < files; f++) {
+        const parts = [`# ${prefix} ${f}`, ''];
+        for (let i = 0; i < sections; i++) parts.push(`## ${word} ${i}`, '', `body ${f} ${i}`, '');
+        dir.write(`${prefix}/n${f}.md`, parts.join('\n'));
+      }
+    }
+
+    const counts = async (schema: string) =>
+      (
+        await admin.query(
+          `SELECT (SELECT count(*) FROM "${schema}".files)::int AS files, (SELECT count(*) FROM "${schema}".chunks)::int AS chunks`,
+        )
+      ).rows[0] as { files: number; chunks: number };
+
+    test('a batch that fails while the next one is prepared fails the reindex, and nothing of it is committed', async () => {
+      dir.write('a.md', '# Fruit\n\nmango\n');
+      const s = schemas.schema('main');
+      const store = open();
+      await store.reindex();
+      const before = await counts(s);
+      // Every new chunk is refused by the server: the first batch (sent in the background once
+      // 2,000 chunks are queued) fails while the indexer keeps preparing notes.
+      await admin.query(`CREATE FUNCTION "${s}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.heading_path LIKE '%explode%' THEN RAISE EXCEPTION 'refused by the test trigger'; END IF;
+          RETURN NEW;
+        END $$`);
+      await admin.query(
+        `CREATE TRIGGER refuse BEFORE INSERT ON "${s}".chunks FOR EACH ROW EXECUTE FUNCTION "${s}".refuse()`,
+      );
+      manyChunks('bulk', 40, 100, 'explode');
+      const error = await store.reindex().catch((e: unknown) => e);
+      expect(String((error as Error).message)).toContain('refused by the test trigger');
+      expect(await counts(s)).toEqual(before);
+      expect(paths(await store.search({ query: 'mango' }))).toEqual(['notes/a.md']);
+      // The connection went back to the pool in a clean state: the next reindex works.
+      await admin.query(`DROP TRIGGER refuse ON "${s}".chunks`);
+      const r = await store.reindex();
+      expect(r).toMatchObject({ added: 40, files: 41 });
+      expect(r.chunks).toBeGreaterThan(4000);
+      expect(await counts(s)).toEqual({ files: 41, chunks: r.chunks });
+    }, 180_000);
+
+    test('a reindex cancelled while batches are on their way leaves the index as it was', async () => {
+      dir.write('a.md', '# Fruit\n\nmango\n');
+      const s = schemas.schema('main');
+      const store = open();
+      await store.reindex();
+      const before = await counts(s);
+      // Each batch takes a while on the server, so the cancel lands while one is in flight.
+      await admin.query(`CREATE FUNCTION "${s}".slow() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$`);
+      await admin.query(
+        `CREATE TRIGGER slow AFTER INSERT ON "${s}".chunks FOR EACH STATEMENT EXECUTE FUNCTION "${s}".slow()`,
+      );
+      manyChunks('bulk', 60, 100, 'section');
+      const controller = new AbortController();
+      const error = await store
+        .reindex({
+          signal: controller.signal,
+          onProgress: (done) => {
+            if (done >= 30) controller.abort();
+          },
+        })
+        .catch((e: unknown) => e);
+      expect((error as { code?: string }).code).toBe('CANCELLED');
+      expect(await counts(s)).toEqual(before);
+      await admin.query(`DROP TRIGGER slow ON "${s}".chunks`);
+      expect(await store.reindex()).toMatchObject({ added: 60, files: 61 });
+    }, 180_000);
   });
 }
