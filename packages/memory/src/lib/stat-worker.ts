@@ -2,13 +2,15 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * The worker's code, given as source text (no file to resolve next to the build). It lstats a
- * list of absolute paths and answers four numbers per path: 1 for a regular file (else 0),
- * size, mtimeMs, inode.
+ * list of absolute paths (or, for `null`, the list it was sent last) and answers four numbers per
+ * path: 1 for a regular file (else 0), size, mtimeMs, inode.
  */
 const SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { lstatSync } = require('node:fs');
-parentPort.on('message', (paths) => {
+let paths = [];
+parentPort.on('message', (list) => {
+  if (list !== null) paths = list;
   const out = new Float64Array(paths.length * 4);
   for (let i = 0; i < paths.length; i++) {
     let st;
@@ -39,15 +41,21 @@ export class StatWorker {
   #worker: Worker | undefined;
   #pending: Array<{ resolve: (out: Float64Array) => void; reject: (e: unknown) => void }> = [];
   #closed = false;
+  /** The list the thread holds: asking for the same array again sends only `null`. */
+  #sent: readonly string[] | undefined;
 
-  /** lstat of each absolute path: `[isFile, size, mtimeMs, ino]` per path. */
+  /**
+   * lstat of each absolute path: `[isFile, size, mtimeMs, ino]` per path. Passing the same
+   * array as the previous call (unchanged listings) spares copying the paths to the thread.
+   */
   stat(paths: readonly string[]): Promise<Float64Array> {
     if (this.#closed) return Promise.reject(new Error('the stat worker is closed'));
     const worker = this.#start();
     return new Promise((resolve, reject) => {
       this.#pending.push({ resolve, reject });
       worker.ref();
-      worker.postMessage(paths);
+      worker.postMessage(paths === this.#sent ? null : paths);
+      this.#sent = paths;
     });
   }
 
@@ -56,7 +64,10 @@ export class StatWorker {
     const worker = new Worker(SOURCE, { eval: true });
     worker.unref();
     const fail = (error: unknown) => {
-      if (this.#worker === worker) this.#worker = undefined;
+      if (this.#worker === worker) {
+        this.#worker = undefined;
+        this.#sent = undefined;
+      }
       for (const p of this.#pending.splice(0)) p.reject(error);
     };
     worker.on('message', (out: Float64Array) => {

@@ -160,6 +160,40 @@ describe('walkSourceAsync', () => {
     }
   });
 
+  test('unchanged listings reuse the paths the worker holds, and edits in place are still seen', async () => {
+    tree();
+    for (let d = 0; d < 12; d++) age(`d${d}`);
+    age('');
+    const worker = new StatWorker();
+    const sent: Array<readonly string[]> = [];
+    const recording = {
+      stat: (paths: readonly string[]) => {
+        sent.push(paths);
+        return worker.stat(paths);
+      },
+    } as unknown as StatWorker;
+    try {
+      const s = source(new WalkCache());
+      const first = await walkSourceAsync(s, { worker: recording, workerMinFiles: 0 });
+      expect(first).toEqual(walkSource(source()));
+      for (let d = 0; d < 12; d++) {
+        writeFileSync(join(dir.path, `d${d}`, 'n2.md'), `edited in place ${d}\n`);
+      }
+      const second = await walkSourceAsync(s, { worker: recording, workerMinFiles: 0 });
+      expect(sent).toHaveLength(2);
+      expect(sent[1]).toBe(sent[0]);
+      expect(second).toEqual(walkSource(source()));
+      const edited = second.filter((f) => f.path.endsWith('/n2.md'));
+      expect(edited).toHaveLength(12);
+      for (const f of edited) {
+        const d = f.path.slice(1, f.path.indexOf('/'));
+        expect(f.size).toBe(`edited in place ${d}\n`.length);
+      }
+    } finally {
+      await worker.close();
+    }
+  });
+
   test('a closed or failing worker leaves the work to the calling thread', async () => {
     tree();
     const worker = new StatWorker();

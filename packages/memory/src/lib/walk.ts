@@ -85,6 +85,8 @@ interface ListedFolder {
  */
 export class WalkCache {
   readonly folders = new Map<string, ListedFolder>();
+  /** The paths last given to the stat worker, and the listings they came from. */
+  workerPaths: { listings: ReadonlyArray<ListedFolder['files']>; paths: string[] } | undefined;
 }
 
 /** A folder modified this close to its listing is listed again next time (racy mtime). */
@@ -220,8 +222,7 @@ export async function walkSourceAsync(
   let split = folders.length;
   for (let n = 0; split > 1 && n < total / 2; ) n += folders[--split]!.files.length;
   const theirs = folders.slice(split);
-  const paths: string[] = [];
-  for (const f of theirs) for (const file of f.files) paths.push(`${f.base}/${file.name}`);
+  const paths = workerPaths(source.walkCache, theirs);
   const asked = worker.stat(paths);
   asked.catch(() => {}); // handled below, after this thread's share
   const results: WalkedFile[][] = [];
@@ -254,6 +255,25 @@ export async function walkSourceAsync(
     results.push(out);
   }
   return verified(source, folders, results);
+}
+
+/**
+ * The absolute paths of the worker's folders: the same array as last time while the folders and
+ * their listings are the same ones (the worker then keeps the copy it has).
+ */
+function workerPaths(cache: WalkCache | undefined, folders: readonly Pending[]): string[] {
+  const last = cache?.workerPaths;
+  if (
+    last &&
+    last.listings.length === folders.length &&
+    folders.every((f, i) => f.files === last.listings[i])
+  ) {
+    return last.paths;
+  }
+  const paths: string[] = [];
+  for (const f of folders) for (const file of f.files) paths.push(`${f.base}/${file.name}`);
+  if (cache) cache.workerPaths = { listings: folders.map((f) => f.files), paths };
+  return paths;
 }
 
 /** Walks the folders (listing those the cache cannot vouch for); stats no file. */
