@@ -41,6 +41,36 @@ export class StatWorker {
   #worker: Worker | undefined;
   #pending: Array<{ resolve: (out: Float64Array) => void; reject: (e: unknown) => void }> = [];
   #closed = false;
+  /** Walks left to go without the thread (it did not pay on a busy machine). */
+  #skip = 0;
+  /** Walks to go without the thread after one where it did not pay. */
+  static readonly SKIP_WALKS = 8;
+
+  /**
+   * Whether a walk should share its stats with the thread now: false for a few walks after one
+   * where sharing did not pay.
+   */
+  worthAsking(): boolean {
+    if (this.#skip === 0) return true;
+    this.#skip--;
+    return false;
+  }
+
+  /**
+   * Judges a shared walk: `mineMs` is the time the calling thread took for its half, `totalMs`
+   * the time until the thread's half came back too. Doing both halves here would have taken
+   * about twice `mineMs`; when sharing took nearly that long (no free core: the machine is
+   * busy), the next {@link SKIP_WALKS} walks go without the thread, then it is tried again.
+   */
+  judge(mineMs: number, totalMs: number): void {
+    // A thread's first answer includes its start-up: not a fair judgement.
+    if (this.#startedForLast) return;
+    if (totalMs >= 1.8 * mineMs) this.#skip = StatWorker.SKIP_WALKS;
+  }
+
+  /** True when the last request had to start the thread. */
+  #startedForLast = false;
+
   /** The list the thread holds: asking for the same array again sends only `null`. */
   #sent: readonly string[] | undefined;
 
@@ -50,6 +80,7 @@ export class StatWorker {
    */
   stat(paths: readonly string[]): Promise<Float64Array> {
     if (this.#closed) return Promise.reject(new Error('the stat worker is closed'));
+    this.#startedForLast = this.#worker === undefined;
     const worker = this.#start();
     return new Promise((resolve, reject) => {
       this.#pending.push({ resolve, reject });

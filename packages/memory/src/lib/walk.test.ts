@@ -146,12 +146,12 @@ describe('walkSourceAsync', () => {
       const here = walkSource(source(new WalkCache()));
       expect(here).toHaveLength(61);
       const s = source(new WalkCache());
-      const there = await walkSourceAsync(s, { worker, workerMinFiles: 0 });
+      const there = await walkSourceAsync(s, { worker, workerMinFiles: 0, adaptive: false });
       expect(there).toEqual(here);
       // Again with the listings cached, after an in-place edit and a deletion in the worker's half.
       writeFileSync(join(dir.path, 'd11', 'n0.md'), 'changed in place, longer than before\n');
       rmSync(join(dir.path, 'd10', 'n1.md'));
-      const again = await walkSourceAsync(s, { worker, workerMinFiles: 0 });
+      const again = await walkSourceAsync(s, { worker, workerMinFiles: 0, adaptive: false });
       expect(again).toEqual(walkSource(source()));
       expect(again.find((f) => f.path === 'd11/n0.md')?.size).toBe(37);
       expect(again.some((f) => f.path === 'd10/n1.md')).toBe(false);
@@ -174,12 +174,20 @@ describe('walkSourceAsync', () => {
     } as unknown as StatWorker;
     try {
       const s = source(new WalkCache());
-      const first = await walkSourceAsync(s, { worker: recording, workerMinFiles: 0 });
+      const first = await walkSourceAsync(s, {
+        worker: recording,
+        workerMinFiles: 0,
+        adaptive: false,
+      });
       expect(first).toEqual(walkSource(source()));
       for (let d = 0; d < 12; d++) {
         writeFileSync(join(dir.path, `d${d}`, 'n2.md'), `edited in place ${d}\n`);
       }
-      const second = await walkSourceAsync(s, { worker: recording, workerMinFiles: 0 });
+      const second = await walkSourceAsync(s, {
+        worker: recording,
+        workerMinFiles: 0,
+        adaptive: false,
+      });
       expect(sent).toHaveLength(2);
       expect(sent[1]).toBe(sent[0]);
       expect(second).toEqual(walkSource(source()));
@@ -194,12 +202,51 @@ describe('walkSourceAsync', () => {
     }
   });
 
+  test('after a walk where the worker did not pay, the next walks go without it for a while', async () => {
+    tree();
+    const worker = new StatWorker();
+    let asked = 0;
+    // A worker whose answers come late, as on a machine with no free core.
+    const late = {
+      stat: async (paths: readonly string[]) => {
+        asked++;
+        const out = await worker.stat(paths);
+        await new Promise((r) => setTimeout(r, 300));
+        return out;
+      },
+      worthAsking: () => worker.worthAsking(),
+      judge: (mine: number, total: number) => worker.judge(mine, total),
+    } as unknown as StatWorker;
+    try {
+      const expected = walkSource(source());
+      // The first answer of a new thread includes its start-up: not judged.
+      expect(await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 })).toEqual(
+        expected,
+      );
+      expect(await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 })).toEqual(
+        expected,
+      );
+      expect(asked).toBe(2);
+      for (let i = 0; i < StatWorker.SKIP_WALKS; i++) {
+        expect(await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 })).toEqual(
+          expected,
+        );
+      }
+      expect(asked).toBe(2);
+      // Then it is tried again.
+      await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 });
+      expect(asked).toBe(3);
+    } finally {
+      await worker.close();
+    }
+  });
+
   test('a closed or failing worker leaves the work to the calling thread', async () => {
     tree();
     const worker = new StatWorker();
     await worker.close();
     await expect(worker.stat(['/'])).rejects.toThrow('closed');
-    const files = await walkSourceAsync(source(), { worker, workerMinFiles: 0 });
+    const files = await walkSourceAsync(source(), { worker, workerMinFiles: 0, adaptive: false });
     expect(files).toEqual(walkSource(source()));
   });
 
@@ -216,7 +263,7 @@ describe('walkSourceAsync', () => {
     try {
       await walkSourceAsync(source(), { worker: counting });
       expect(asked).toBe(0);
-      await walkSourceAsync(source(), { worker: counting, workerMinFiles: 10 });
+      await walkSourceAsync(source(), { worker: counting, workerMinFiles: 10, adaptive: false });
       expect(asked).toBe(1);
     } finally {
       await worker.close();
@@ -238,7 +285,11 @@ describe('walkSourceAsync', () => {
         },
       } as unknown as StatWorker;
       try {
-        const files = await walkSourceAsync(source(), { worker: swapping, workerMinFiles: 0 });
+        const files = await walkSourceAsync(source(), {
+          worker: swapping,
+          workerMinFiles: 0,
+          adaptive: false,
+        });
         expect(files.some((f) => f.size === 800)).toBe(false);
         expect(files.some((f) => f.path.startsWith('d9/'))).toBe(false);
         expect(files.filter((f) => f.path.startsWith('d8/'))).toHaveLength(5);
@@ -254,7 +305,11 @@ describe('walkSourceAsync', () => {
             return worker.stat(paths);
           },
         } as unknown as StatWorker;
-        const second = await walkSourceAsync(source(), { worker: replacing, workerMinFiles: 0 });
+        const second = await walkSourceAsync(source(), {
+          worker: replacing,
+          workerMinFiles: 0,
+          adaptive: false,
+        });
         expect(second.filter((f) => f.path.startsWith('d9/'))).toEqual([
           expect.objectContaining({ path: 'd9/n0.md', size: 23 }),
         ]);

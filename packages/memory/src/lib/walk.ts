@@ -172,6 +172,11 @@ export interface WalkOptions {
   worker?: StatWorker;
   /** Use the worker from this many files on (default {@link WORKER_MIN_FILES}). */
   workerMinFiles?: number;
+  /**
+   * False to ask the worker every time. By default a walk goes without it for a while after
+   * one where it did not pay (see {@link StatWorker.judge}).
+   */
+  adaptive?: boolean;
 }
 
 /**
@@ -211,7 +216,12 @@ export async function walkSourceAsync(
   let total = 0;
   for (const f of folders) total += f.files.length;
   const worker = options.worker;
-  if (!worker || total < (options.workerMinFiles ?? WORKER_MIN_FILES) || folders.length < 2) {
+  if (
+    !worker ||
+    total < (options.workerMinFiles ?? WORKER_MIN_FILES) ||
+    folders.length < 2 ||
+    (options.adaptive !== false && !worker.worthAsking())
+  ) {
     return verified(
       source,
       folders,
@@ -223,16 +233,19 @@ export async function walkSourceAsync(
   for (let n = 0; split > 1 && n < total / 2; ) n += folders[--split]!.files.length;
   const theirs = folders.slice(split);
   const paths = workerPaths(source.walkCache, theirs);
+  const t0 = performance.now();
   const asked = worker.stat(paths);
   asked.catch(() => {}); // handled below, after this thread's share
   const results: WalkedFile[][] = [];
   for (let i = 0; i < split; i++) results.push(statHere(folders[i]!));
+  const mine = performance.now() - t0;
   let answer: Float64Array | undefined;
   try {
     answer = await asked;
   } catch {
     answer = undefined;
   }
+  if (options.adaptive !== false) worker.judge(mine, performance.now() - t0);
   let at = 0;
   for (const f of theirs) {
     if (!answer) {
