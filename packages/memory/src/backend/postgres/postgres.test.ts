@@ -1,4 +1,4 @@
-import { utimesSync, writeFileSync } from 'node:fs';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isToolError } from '@lectern/core';
 import { bySize } from '@lectern/core/testing';
@@ -497,5 +497,26 @@ if (url) {
       await admin.query(`DROP TRIGGER slow ON "${s}".chunks`);
       expect(await store.reindex()).toMatchObject({ added: 60, files: 61 });
     }, 180_000);
+
+    test('another writer committing is noticed: the cached file list is reloaded', async () => {
+      dir.write('a.md', '# A\n\napple\n');
+      dir.write('b.md', '# B\n\nbanana\n');
+      const first = open();
+      const second = open();
+      await first.reindex();
+      // Both stores now hold the committed file list in memory.
+      expect(await second.reindex()).toMatchObject({ unchanged: 2, added: 0 });
+      // The second store removes b.md; the first one's cached row for it is now gone from the
+      // database. b.md comes back with other content: the first store must add it, not
+      // rewrite the row it remembered.
+      rmSync(join(dir.path, 'b.md'));
+      expect(await second.reindex()).toMatchObject({ removed: 1, files: 1 });
+      dir.write('b.md', '# B\n\nblueberry, a different note now\n');
+      const r = await first.reindex();
+      expect(r).toMatchObject({ added: 1, updated: 0, files: 2, errors: [] });
+      expect(paths(await second.search({ query: 'blueberry' }))).toEqual(['notes/b.md']);
+      expect((await second.search({ query: 'banana' })).results).toHaveLength(0);
+      expect(await counts(schemas.schema('main'))).toEqual({ files: 2, chunks: r.chunks });
+    });
   });
 }
