@@ -639,11 +639,22 @@ class PostgresBackend implements MemoryBackend {
     }
   }
 
-  /** The committed files, reloaded when another process committed since this one last looked. */
-  private async writerCache(c: Pg.PoolClient): Promise<WriterCache> {
-    const g = (await c.query<{ value: string }>(this.sql.getMeta, ['generation'])).rows[0]?.value;
-    const generation = g ?? '';
-    if (this.cache && this.cache.generation === generation) return this.cache;
+  /**
+   * The committed files, reloaded when another process committed since this one last looked,
+   * and the index's `meta` rows (read once per reindex: under the lock only this transaction
+   * changes them).
+   */
+  private async writerCache(
+    c: Pg.PoolClient,
+  ): Promise<{ cache: WriterCache; meta: Map<string, string> }> {
+    const meta = new Map<string, string>(
+      (await c.query<{ key: string; value: string }>(this.sql.metaAll)).rows.map((r) => [
+        r.key,
+        r.value,
+      ]),
+    );
+    const generation = meta.get('generation') ?? '';
+    if (this.cache && this.cache.generation === generation) return { cache: this.cache, meta };
     const files = new Map<string, PgFile>();
     const byId = new Map<number, PgFile>();
     const r = await c.query<FileRow>(this.sql.allFiles, [this.originSources, this.originValues]);
@@ -653,7 +664,7 @@ class PostgresBackend implements MemoryBackend {
       byId.set(f.id, f);
     }
     this.cache = { generation, files, byId };
-    return this.cache;
+    return { cache: this.cache, meta };
   }
 
   update<T>(work: (writer: IndexWriter) => Promise<T>, options: UpdateOptions): Promise<T> {
@@ -666,15 +677,15 @@ class PostgresBackend implements MemoryBackend {
         let writer: PgWriter | undefined;
         try {
           await this.lock(c, options);
-          const cache = await this.writerCache(c);
-          writer = new PgWriter(this, c, cache);
+          const { cache, meta } = await this.writerCache(c);
+          writer = new PgWriter(this, c, cache, meta, randomUUID());
           const result = await work(writer);
           await writer.flush();
           if (options.signal?.aborted) throw cancelled();
-          const generation = randomUUID();
-          await c.query(this.sql.setMeta, ['generation', generation]);
+          // `finish` writes the new generation with the other meta rows; without it, do it here.
+          if (!writer.finished) await c.query(this.sql.setMeta, ['generation', writer.generation]);
           await c.query('COMMIT');
-          writer.committed(generation);
+          writer.committed();
           return result;
         } catch (error) {
           // A batch may still be on its way: ROLLBACK only after it, or its later statements
@@ -736,17 +747,24 @@ class PgWriter implements IndexWriter {
   private readonly languages = new Set<Language>();
   private readonly sql: Statements;
 
+  /** True once `finish` has written the meta rows (and the new generation). */
+  finished = false;
+
   constructor(
     private readonly backend: PostgresBackend,
     private readonly c: Pg.PoolClient,
     private readonly cache: WriterCache,
+    /** The index's meta rows as this transaction found them. */
+    private readonly meta: ReadonlyMap<string, string>,
+    /** The generation this transaction commits. */
+    readonly generation: string,
   ) {
     this.sql = backend.statements;
   }
 
-  committed(generation: string): void {
+  committed(): void {
     for (const apply of this.log) apply(this.cache);
-    this.cache.generation = generation;
+    this.cache.generation = this.generation;
   }
 
   /** Resolves once nothing is being sent on the connection (never rejects). */
@@ -994,7 +1012,10 @@ class PgWriter implements IndexWriter {
   async problems(): Promise<ReadonlyMap<string, StoredProblem>> {
     await this.flush();
     const out = new Map<string, StoredProblem>();
-    for (const p of (await this.q(this.sql.problems)).rows) {
+    const rows = (await this.q(this.sql.problems)).rows;
+    // Everything is flushed: these are the problems recorded now, so their keys need no query.
+    this.problemKeys = new Set(rows.map((p) => key(p.source, p.path)));
+    for (const p of rows) {
       out.set(key(p.source, p.path), {
         source: p.source,
         path: p.path,
@@ -1116,22 +1137,13 @@ class PgWriter implements IndexWriter {
   }
 
   async builtLanguage(): Promise<Language | undefined> {
-    const built = (await this.q(this.sql.isBuilt)).rowCount ?? 0;
-    if (built === 0) return undefined;
-    const r = await this.q(this.sql.getMeta, ['language']);
-    return (r.rows[0]?.value as Language | undefined) ?? 'simple';
+    if (!this.meta.has('built_at')) return undefined;
+    return (this.meta.get('language') as Language | undefined) ?? 'simple';
   }
 
   async finish(summary: FinishSummary): Promise<{ files: number; chunks: number }> {
     await this.flush();
-    const meta = new Map<string, string>(
-      (await this.q(this.sql.metaAll)).rows.map((r) => [r.key as string, r.value as string]),
-    );
-    await this.q(this.sql.upsertSources, [
-      summary.sources.map((s) => s.id),
-      summary.sources.map((s) => s.root),
-      summary.sources.map(() => summary.indexedAt),
-    ]);
+    const meta = this.meta;
     const stored = this.cleared ? undefined : meta.get('languages');
     const languages = new Set<Language>(stored ? (JSON.parse(stored) as Language[]) : []);
     for (const l of this.languages) languages.add(l);
@@ -1145,8 +1157,16 @@ class PgWriter implements IndexWriter {
       ['language', summary.language],
       ['languages', JSON.stringify([...languages].sort())],
       ['chunk_count', String(chunks)],
+      ['generation', this.generation],
     ];
-    await this.q(this.sql.setMetas, [entries.map((e) => e[0]), entries.map((e) => e[1])]);
+    await this.q(this.sql.finish, [
+      summary.sources.map((s) => s.id),
+      summary.sources.map((s) => s.root),
+      summary.sources.map(() => summary.indexedAt),
+      entries.map((e) => e[0]),
+      entries.map((e) => e[1]),
+    ]);
+    this.finished = true;
     // Other machines' stat rows nobody refreshed for a month: a full reindex tidies them up.
     if (summary.full) await this.q(this.sql.pruneSeen);
     const files = (this.cleared ? 0 : this.cache.files.size) + this.fileDelta;

@@ -518,5 +518,37 @@ if (url) {
       expect((await second.search({ query: 'banana' })).results).toHaveLength(0);
       expect(await counts(schemas.schema('main'))).toEqual({ files: 2, chunks: r.chunks });
     });
+
+    test('a one-note reindex reads the meta rows once and ends in one statement', async () => {
+      for (let i = 0; i < 5; i++) dir.write(`n${i}.md`, `# Note ${i}\n\nplum ${i}\n`);
+      const store = open();
+      await store.reindex();
+      const past = new Date(Date.now() - 60_000);
+      for (let i = 0; i < 5; i++) utimesSync(join(dir.path, `n${i}.md`), past, past);
+      await store.reindex();
+      writeFileSync(join(dir.path, 'n3.md'), '# Note 3\n\nplum 3, and a quince now\n');
+      const original = pg.Client.prototype.query;
+      const sent: string[] = [];
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const q = args[0];
+        sent.push(typeof q === 'string' ? q : String((q as { text?: string })?.text));
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof original;
+      let r: Awaited<ReturnType<MemoryStore['reindex']>>;
+      try {
+        r = await store.reindex();
+      } finally {
+        pg.Client.prototype.query = original;
+      }
+      expect(r).toMatchObject({ updated: 1, unchanged: 4, files: 5 });
+      // BEGIN, lock, meta, sources, problems, four for the changed note, the end, COMMIT.
+      expect(sent).toHaveLength(11);
+      expect(sent.filter((q) => /\.meta\b/.test(q))).toHaveLength(2); // read once, written once
+      expect(sent.at(-1)).toBe('COMMIT');
+      expect(paths(await store.search({ query: 'quince' }))).toEqual(['notes/n3.md']);
+      // The generation written by the end statement is the one another store checks.
+      const other = open();
+      expect(await other.reindex()).toMatchObject({ unchanged: 5, updated: 0 });
+    });
   });
 }
