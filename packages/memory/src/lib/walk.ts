@@ -401,8 +401,7 @@ function verified(
     let same = false;
     try {
       const now = lstatSync(folder.base, { throwIfNoEntry: false });
-      same =
-        now !== undefined && now.isDirectory() && now.ino === folder.ino && now.dev === folder.dev;
+      same = now?.isDirectory() === true && now.ino === folder.ino && now.dev === folder.dev;
     } catch {
       same = false;
     }
