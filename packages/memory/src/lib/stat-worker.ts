@@ -57,16 +57,28 @@ export class StatWorker {
   }
 
   /**
-   * Judges a shared walk: `mineMs` is the time the calling thread took for its half, `totalMs`
-   * the time until the thread's half came back too. Doing both halves here would have taken
-   * about twice `mineMs`; when sharing took nearly that long (no free core: the machine is
-   * busy), the next {@link SKIP_WALKS} walks go without the thread, then it is tried again.
+   * Judges a shared walk: `aloneMs` estimates how long the calling thread would have taken to
+   * stat every file itself (its own share's time, scaled to all the files), `totalMs` is how
+   * long the shared walk took until the thread's answer came back too. When sharing saved
+   * less than a tenth twice in a row (no free core: the machine is busy), the next
+   * {@link SKIP_WALKS} walks go without the thread, then it is tried again.
    */
-  judge(mineMs: number, totalMs: number): void {
+  judge(aloneMs: number, totalMs: number): void {
     // A thread's first answer includes its start-up: not a fair judgement.
     if (this.#startedForLast) return;
-    if (totalMs >= 1.8 * mineMs) this.#skip = StatWorker.SKIP_WALKS;
+    if (totalMs < 0.9 * aloneMs) {
+      this.#poor = 0;
+      return;
+    }
+    // One slow answer can be a pause of the thread; two in a row mean no free core.
+    if (++this.#poor >= 2) {
+      this.#poor = 0;
+      this.#skip = StatWorker.SKIP_WALKS;
+    }
   }
+
+  /** Shared walks in a row that did not pay. */
+  #poor = 0;
 
   /** True when the last request had to start the thread. */
   #startedForLast = false;

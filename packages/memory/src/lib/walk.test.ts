@@ -202,7 +202,7 @@ describe('walkSourceAsync', () => {
     }
   });
 
-  test('after a walk where the worker did not pay, the next walks go without it for a while', async () => {
+  test('after two walks where the worker did not pay, the next walks go without it for a while', async () => {
     tree();
     const worker = new StatWorker();
     let asked = 0;
@@ -219,23 +219,23 @@ describe('walkSourceAsync', () => {
     } as unknown as StatWorker;
     try {
       const expected = walkSource(source());
-      // The first answer of a new thread includes its start-up: not judged.
-      expect(await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 })).toEqual(
-        expected,
-      );
-      expect(await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 })).toEqual(
-        expected,
-      );
-      expect(asked).toBe(2);
+      // The first answer of a new thread includes its start-up: not judged. Then two late
+      // answers in a row (one alone could be a pause of the thread).
+      for (let i = 0; i < 3; i++) {
+        expect(await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 })).toEqual(
+          expected,
+        );
+      }
+      expect(asked).toBe(3);
       for (let i = 0; i < StatWorker.SKIP_WALKS; i++) {
         expect(await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 })).toEqual(
           expected,
         );
       }
-      expect(asked).toBe(2);
+      expect(asked).toBe(3);
       // Then it is tried again.
       await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 });
-      expect(asked).toBe(3);
+      expect(asked).toBe(4);
     } finally {
       await worker.close();
     }

@@ -161,6 +161,9 @@ interface Pending {
   files: ListedFolder['files'];
 }
 
+/** Share of the files the stat worker takes. */
+const WORKER_SHARE = 0.6;
+
 /** Below this many files a walk stats everything on the calling thread. */
 export const WORKER_MIN_FILES = 2048;
 
@@ -228,9 +231,10 @@ export async function walkSourceAsync(
       folders.map((f) => statHere(f)),
     );
   }
-  // The worker takes the last folders, about half the files.
+  // The worker takes the last folders, about 60 % of the files: it only stats, while this
+  // thread also builds a `Stats` and a result object per file.
   let split = folders.length;
-  for (let n = 0; split > 1 && n < total / 2; ) n += folders[--split]!.files.length;
+  for (let n = 0; split > 1 && n < total * WORKER_SHARE; ) n += folders[--split]!.files.length;
   const theirs = folders.slice(split);
   const paths = workerPaths(source.walkCache, theirs);
   const t0 = performance.now();
@@ -245,7 +249,12 @@ export async function walkSourceAsync(
   } catch {
     answer = undefined;
   }
-  if (options.adaptive !== false) worker.judge(mine, performance.now() - t0);
+  if (options.adaptive !== false) {
+    let own = 0;
+    for (let i = 0; i < split; i++) own += folders[i]!.files.length;
+    // About what stat'ing every file here would have taken.
+    worker.judge((mine * total) / Math.max(1, own), performance.now() - t0);
+  }
   let at = 0;
   for (const f of theirs) {
     if (!answer) {
