@@ -2,6 +2,7 @@ import { editDistance, isToolError, resolveInRoot, suggest } from '@lectern/core
 import type { MemoryBackend } from './backend/types.js';
 import { MemoryError } from './lib/errors.js';
 import type { Language } from './lib/language.js';
+import type { StatWorker } from './lib/stat-worker.js';
 import type { ResolvedSource } from './lib/walk.js';
 
 /** What the parts of a store (indexer, search, fragments, status) share. */
@@ -14,6 +15,8 @@ export interface StoreContext {
   limits: { maxFileBytes: number; maxChunkWords: number; busyTimeoutMs: number };
   /** Language of notes that declare none. */
   language: Language;
+  /** The helper thread that stats part of a large source's files during a reindex walk. */
+  statWorker?: StatWorker;
 }
 
 /** `<source id>/<path in the source>`: how every path is shown. */

@@ -10,7 +10,7 @@ import type {
 import type { StoreContext } from './context.js';
 import { MemoryError } from './lib/errors.js';
 import { declaredLanguage, type Language } from './lib/language.js';
-import { type ResolvedSource, type WalkedFile, walkSource } from './lib/walk.js';
+import { type ResolvedSource, type WalkedFile, walkSourceAsync } from './lib/walk.js';
 import { RACY_MS, READ_CONCURRENCY } from './limits.js';
 import type { ReindexError, ReindexOptions, ReindexResult } from './types.js';
 
@@ -103,7 +103,7 @@ export async function reindexSources(
 
   const walked: Array<{ source: ResolvedSource; files: WalkedFile[] }> = [];
   for (const s of ctx.sources) {
-    const files = walkSource(s);
+    const files = await walkSourceAsync(s, { worker: ctx.statWorker });
     if (files.length === 0) {
       warnings.push(
         `source "${s.id}" has no files matching ${s.include.join(', ')}; nothing is indexed from it.`,

@@ -10,6 +10,7 @@ import { reindexSources } from './indexer.js';
 import { MemoryError } from './lib/errors.js';
 import { LANGUAGES } from './lib/language.js';
 import { Mutex } from './lib/mutex.js';
+import { StatWorker } from './lib/stat-worker.js';
 import {
   compileGlobs,
   DEFAULT_EXCLUDE,
@@ -144,6 +145,7 @@ export function createMemory(options: MemoryOptions): MemoryStore {
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
     },
     language,
+    statWorker: new StatWorker(),
   });
 }
 
@@ -225,6 +227,7 @@ class Memory implements MemoryStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.ctx.statWorker?.close();
     await this.backend.close();
   }
 }

@@ -1,8 +1,17 @@
-import { lstatSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { createRootSync } from '@lectern/core';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { type TempDir, tempDir } from '../test-helpers/fs.js';
+import { StatWorker } from './stat-worker.js';
 import {
   compileGlobs,
   DEFAULT_EXCLUDE,
@@ -11,6 +20,7 @@ import {
   WalkCache,
   type WalkStats,
   walkSource,
+  walkSourceAsync,
 } from './walk.js';
 
 let dir: TempDir;
@@ -116,5 +126,198 @@ describe('walkSource', () => {
     utimesSync(dir.path, t, t);
     expect(listed(s)).toEqual([]);
     expect(cache.folders.get('')?.files.map((f) => f.path)).toEqual(['x.md']);
+  });
+});
+
+describe('walkSourceAsync', () => {
+  /** 12 folders of 5 notes, a link, a deleted entry: the same files whichever thread stats them. */
+  function tree(): void {
+    for (let d = 0; d < 12; d++) {
+      for (let f = 0; f < 5; f++) dir.write(`d${d}/n${f}.md`, `note ${d} ${f}\n`.repeat(d + f + 1));
+    }
+    dir.write('top.md', 'top\n');
+    symlinkSync(join(dir.path, 'top.md'), join(dir.path, 'd11', 'link.md'));
+  }
+
+  test('stats part of the files on the worker: same files, same order, same stats', async () => {
+    tree();
+    const worker = new StatWorker();
+    try {
+      const here = walkSource(source(new WalkCache()));
+      expect(here).toHaveLength(61);
+      const s = source(new WalkCache());
+      const there = await walkSourceAsync(s, { worker, workerMinFiles: 0, adaptive: false });
+      expect(there).toEqual(here);
+      // Again with the listings cached, after an in-place edit and a deletion in the worker's half.
+      writeFileSync(join(dir.path, 'd11', 'n0.md'), 'changed in place, longer than before\n');
+      rmSync(join(dir.path, 'd10', 'n1.md'));
+      const again = await walkSourceAsync(s, { worker, workerMinFiles: 0, adaptive: false });
+      expect(again).toEqual(walkSource(source()));
+      expect(again.find((f) => f.path === 'd11/n0.md')?.size).toBe(37);
+      expect(again.some((f) => f.path === 'd10/n1.md')).toBe(false);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  test('unchanged listings reuse the paths the worker holds, and edits in place are still seen', async () => {
+    tree();
+    for (let d = 0; d < 12; d++) age(`d${d}`);
+    age('');
+    const worker = new StatWorker();
+    const sent: Array<readonly string[]> = [];
+    const recording = {
+      stat: (paths: readonly string[]) => {
+        sent.push(paths);
+        return worker.stat(paths);
+      },
+    } as unknown as StatWorker;
+    try {
+      const s = source(new WalkCache());
+      const first = await walkSourceAsync(s, {
+        worker: recording,
+        workerMinFiles: 0,
+        adaptive: false,
+      });
+      expect(first).toEqual(walkSource(source()));
+      for (let d = 0; d < 12; d++) {
+        writeFileSync(join(dir.path, `d${d}`, 'n2.md'), `edited in place ${d}\n`);
+      }
+      const second = await walkSourceAsync(s, {
+        worker: recording,
+        workerMinFiles: 0,
+        adaptive: false,
+      });
+      expect(sent).toHaveLength(2);
+      expect(sent[1]).toBe(sent[0]);
+      expect(second).toEqual(walkSource(source()));
+      const edited = second.filter((f) => f.path.endsWith('/n2.md'));
+      expect(edited).toHaveLength(12);
+      for (const f of edited) {
+        const d = f.path.slice(1, f.path.indexOf('/'));
+        expect(f.size).toBe(`edited in place ${d}\n`.length);
+      }
+    } finally {
+      await worker.close();
+    }
+  });
+
+  test('after two walks where the worker did not pay, the next walks go without it for a while', async () => {
+    tree();
+    const worker = new StatWorker();
+    let asked = 0;
+    // A worker whose answers come late, as on a machine with no free core.
+    const late = {
+      stat: async (paths: readonly string[]) => {
+        asked++;
+        const out = await worker.stat(paths);
+        await new Promise((r) => setTimeout(r, 300));
+        return out;
+      },
+      worthAsking: () => worker.worthAsking(),
+      judge: (mine: number, total: number) => worker.judge(mine, total),
+    } as unknown as StatWorker;
+    try {
+      const expected = walkSource(source());
+      // The first answer of a new thread includes its start-up: not judged. Then two late
+      // answers in a row (one alone could be a pause of the thread).
+      for (let i = 0; i < 3; i++) {
+        expect(await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 })).toEqual(
+          expected,
+        );
+      }
+      expect(asked).toBe(3);
+      for (let i = 0; i < StatWorker.SKIP_WALKS; i++) {
+        expect(await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 })).toEqual(
+          expected,
+        );
+      }
+      expect(asked).toBe(3);
+      // Then it is tried again.
+      await walkSourceAsync(source(), { worker: late, workerMinFiles: 0 });
+      expect(asked).toBe(4);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  test('a closed or failing worker leaves the work to the calling thread', async () => {
+    tree();
+    const worker = new StatWorker();
+    await worker.close();
+    await expect(worker.stat(['/'])).rejects.toThrow('closed');
+    const files = await walkSourceAsync(source(), { worker, workerMinFiles: 0, adaptive: false });
+    expect(files).toEqual(walkSource(source()));
+  });
+
+  test('small sources never start the worker', async () => {
+    tree();
+    const worker = new StatWorker();
+    let asked = 0;
+    const counting = {
+      stat: (paths: readonly string[]) => {
+        asked++;
+        return worker.stat(paths);
+      },
+    } as unknown as StatWorker;
+    try {
+      await walkSourceAsync(source(), { worker: counting });
+      expect(asked).toBe(0);
+      await walkSourceAsync(source(), { worker: counting, workerMinFiles: 10, adaptive: false });
+      expect(asked).toBe(1);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  test("a folder swapped for a link while its files are stat'ed is not read through the link", async () => {
+    tree();
+    const outside = tempDir();
+    try {
+      for (let f = 0; f < 5; f++) outside.write(`n${f}.md`, 'OUTSIDE '.repeat(100));
+      const worker = new StatWorker();
+      // The swap happens between the listing and the stats (the worker holds the last folders).
+      const swapping = {
+        stat: (paths: readonly string[]) => {
+          renameSync(join(dir.path, 'd9'), join(dir.path, 'd9-old'));
+          symlinkSync(outside.path, join(dir.path, 'd9'));
+          return worker.stat(paths);
+        },
+      } as unknown as StatWorker;
+      try {
+        const files = await walkSourceAsync(source(), {
+          worker: swapping,
+          workerMinFiles: 0,
+          adaptive: false,
+        });
+        expect(files.some((f) => f.size === 800)).toBe(false);
+        expect(files.some((f) => f.path.startsWith('d9/'))).toBe(false);
+        expect(files.filter((f) => f.path.startsWith('d8/'))).toHaveLength(5);
+        // A folder swapped for another real folder: its files are stat'ed in the new one.
+        rmSync(join(dir.path, 'd9'));
+        mkdirSync(join(dir.path, 'd9'));
+        writeFileSync(join(dir.path, 'd9', 'n0.md'), 'new folder\n');
+        const replacing = {
+          stat: (paths: readonly string[]) => {
+            renameSync(join(dir.path, 'd9'), join(dir.path, 'd9-gone'));
+            mkdirSync(join(dir.path, 'd9'));
+            writeFileSync(join(dir.path, 'd9', 'n0.md'), 'the replacement folder\n');
+            return worker.stat(paths);
+          },
+        } as unknown as StatWorker;
+        const second = await walkSourceAsync(source(), {
+          worker: replacing,
+          workerMinFiles: 0,
+          adaptive: false,
+        });
+        expect(second.filter((f) => f.path.startsWith('d9/'))).toEqual([
+          expect.objectContaining({ path: 'd9/n0.md', size: 23 }),
+        ]);
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      outside.cleanup();
+    }
   });
 });

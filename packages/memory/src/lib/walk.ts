@@ -1,6 +1,7 @@
-import type { Dirent, Stats } from 'node:fs';
+import { type Dirent, lstatSync, type Stats } from 'node:fs';
 import { isToolError, type OpenedDir, openDirInRootSync, type Root } from '@lectern/core';
 import picomatch from 'picomatch';
+import type { StatWorker } from './stat-worker.js';
 
 /** A configured source, resolved: its root guard and compiled globs. */
 export interface ResolvedSource {
@@ -68,8 +69,8 @@ interface ListedFolder {
   ino: number;
   /** False when the folder changed so soon before it was listed that its mtime cannot be trusted. */
   trusted: boolean;
-  /** Included files: path in the source and `<source>/<path>`. */
-  files: Array<{ path: string; key: string }>;
+  /** Included files: path in the source, `<source>/<path>`, and the name in the folder. */
+  files: Array<{ path: string; key: string; name: string }>;
   /** Sub-folders to walk (not excluded). */
   folders: string[];
   links: number;
@@ -84,6 +85,8 @@ interface ListedFolder {
  */
 export class WalkCache {
   readonly folders = new Map<string, ListedFolder>();
+  /** The paths last given to the stat worker, and the listings they came from. */
+  workerPaths: { listings: ReadonlyArray<ListedFolder['files']>; paths: string[] } | undefined;
 }
 
 /** A folder modified this close to its listing is listed again next time (racy mtime). */
@@ -142,10 +145,41 @@ function listFolder(
       if (!source.excludesFolder(childRel)) listed.folders.push(childRel);
     } else if (kind !== 'file') listed.special++;
     else if (source.matches(childRel)) {
-      listed.files.push({ path: childRel, key: `${source.id}/${childRel}` });
+      listed.files.push({ path: childRel, key: `${source.id}/${childRel}`, name });
     }
   }
   return listed;
+}
+
+/** A listed folder whose files are to be stat'ed, with the identity of the folder held. */
+interface Pending {
+  rel: string;
+  /** Absolute path of the folder (the root's real path and the folder's place in it). */
+  base: string;
+  dev: number;
+  ino: number;
+  files: ListedFolder['files'];
+}
+
+/** Share of the files the stat worker takes. */
+const WORKER_SHARE = 0.6;
+
+/** Below this many files a walk stats everything on the calling thread. */
+export const WORKER_MIN_FILES = 2048;
+
+/** Options of {@link walkSourceAsync}. */
+export interface WalkOptions {
+  /** Counts of entries passed over. */
+  stats?: WalkStats;
+  /** A helper thread to stat part of the files on. */
+  worker?: StatWorker;
+  /** Use the worker from this many files on (default {@link WORKER_MIN_FILES}). */
+  workerMinFiles?: number;
+  /**
+   * False to ask the worker every time. By default a walk goes without it for a while after
+   * one where it did not pay (see {@link StatWorker.judge}).
+   */
+  adaptive?: boolean;
 }
 
 /**
@@ -155,10 +189,118 @@ function listFolder(
  * included file with lstat. Every folder is opened inside its parent's descriptor without
  * following links and listed through it (core's `OpenedDir`), so a folder swapped for a link
  * mid-walk is never entered. With a {@link WalkCache}, a folder whose mtime and inode are
- * unchanged since the last walk is not listed again. Files come in no particular order.
+ * unchanged since the last walk is not listed again. Files come in the walk's order (a folder's
+ * files, then its sub-folders, depth first).
+ *
+ * Files are stat'ed by absolute path, which costs about half of a lookup through the held
+ * descriptor (`/proc/self/fd/N/name`); afterwards the folder at that path must still be the one
+ * that was listed (a directory with the same device and inode). When it is not (the folder or a
+ * parent was swapped or moved during the walk), its files are stat'ed again inside the folder
+ * opened anew through the root guard. A swap and swap back between those lstats could only
+ * show the walk another file's size and mtime, which decides nothing but whether the file is
+ * read again: contents are always read through the guard's anchored open, which refuses links.
  */
 export function walkSource(source: ResolvedSource, stats?: WalkStats): WalkedFile[] {
-  const out: WalkedFile[] = [];
+  const folders = listFolders(source, stats);
+  const results = folders.map((f) => statHere(f));
+  return verified(source, folders, results);
+}
+
+/**
+ * {@link walkSource}, with part of the lstats on a helper thread when the source is large: the
+ * main thread stats the first folders while the worker stats the last ones. Same files, same
+ * order; if the worker fails, its folders are stat'ed here.
+ */
+export async function walkSourceAsync(
+  source: ResolvedSource,
+  options: WalkOptions = {},
+): Promise<WalkedFile[]> {
+  const folders = listFolders(source, options.stats);
+  let total = 0;
+  for (const f of folders) total += f.files.length;
+  const worker = options.worker;
+  if (
+    !worker ||
+    total < (options.workerMinFiles ?? WORKER_MIN_FILES) ||
+    folders.length < 2 ||
+    (options.adaptive !== false && !worker.worthAsking())
+  ) {
+    return verified(
+      source,
+      folders,
+      folders.map((f) => statHere(f)),
+    );
+  }
+  // The worker takes the last folders, about 60 % of the files: it only stats, while this
+  // thread also builds a `Stats` and a result object per file.
+  let split = folders.length;
+  for (let n = 0; split > 1 && n < total * WORKER_SHARE; ) n += folders[--split]!.files.length;
+  const theirs = folders.slice(split);
+  const paths = workerPaths(source.walkCache, theirs);
+  const t0 = performance.now();
+  const asked = worker.stat(paths);
+  asked.catch(() => {}); // handled below, after this thread's share
+  const results: WalkedFile[][] = [];
+  for (let i = 0; i < split; i++) results.push(statHere(folders[i]!));
+  const mine = performance.now() - t0;
+  let answer: Float64Array | undefined;
+  try {
+    answer = await asked;
+  } catch {
+    answer = undefined;
+  }
+  if (options.adaptive !== false) {
+    let own = 0;
+    for (let i = 0; i < split; i++) own += folders[i]!.files.length;
+    // About what stat'ing every file here would have taken.
+    worker.judge((mine * total) / Math.max(1, own), performance.now() - t0);
+  }
+  let at = 0;
+  for (const f of theirs) {
+    if (!answer) {
+      results.push(statHere(f));
+      continue;
+    }
+    const out: WalkedFile[] = [];
+    for (const file of f.files) {
+      const i = at++ * 4;
+      if (answer[i] === 1) {
+        out.push({
+          path: file.path,
+          key: file.key,
+          size: answer[i + 1]!,
+          mtime: answer[i + 2]!,
+          ino: answer[i + 3]!,
+        });
+      }
+    }
+    results.push(out);
+  }
+  return verified(source, folders, results);
+}
+
+/**
+ * The absolute paths of the worker's folders: the same array as last time while the folders and
+ * their listings are the same ones (the worker then keeps the copy it has).
+ */
+function workerPaths(cache: WalkCache | undefined, folders: readonly Pending[]): string[] {
+  const last = cache?.workerPaths;
+  if (
+    last &&
+    last.listings.length === folders.length &&
+    folders.every((f, i) => f.files === last.listings[i])
+  ) {
+    return last.paths;
+  }
+  const paths: string[] = [];
+  for (const f of folders) for (const file of f.files) paths.push(`${f.base}/${file.name}`);
+  if (cache) cache.workerPaths = { listings: folders.map((f) => f.files), paths };
+  return paths;
+}
+
+/** Walks the folders (listing those the cache cannot vouch for); stats no file. */
+function listFolders(source: ResolvedSource, stats?: WalkStats): Pending[] {
+  const out: Pending[] = [];
   let top: OpenedDir;
   try {
     top = openDirInRootSync(source.root, '');
@@ -184,7 +326,7 @@ export function walkSource(source: ResolvedSource, stats?: WalkStats): WalkedFil
 function walkOne(
   source: ResolvedSource,
   dir: OpenedDir,
-  out: WalkedFile[],
+  out: Pending[],
   stats: WalkStats | undefined,
   seen: Set<string> | undefined,
   now: number,
@@ -209,15 +351,14 @@ function walkOne(
     stats.links += listed.links;
     stats.special += listed.special;
   }
-  for (const f of listed.files) {
-    let st: Stats | null;
-    try {
-      st = dir.lstat(f.path.slice(f.path.lastIndexOf('/') + 1));
-    } catch {
-      continue; // unreadable
-    }
-    if (!st?.isFile()) continue; // deleted or replaced since the listing
-    out.push({ path: f.path, key: f.key, size: st.size, mtime: st.mtimeMs, ino: st.ino });
+  if (listed.files.length > 0) {
+    out.push({
+      rel,
+      base: rel === '' ? source.root.path : `${source.root.path}/${rel}`,
+      dev: dir.stat.dev,
+      ino: dir.stat.ino,
+      files: listed.files,
+    });
   }
   for (const folder of listed.folders) {
     let child: OpenedDir;
@@ -235,4 +376,69 @@ function walkOne(
       child.close();
     }
   }
+}
+
+/** lstats a folder's files by absolute path. */
+function statHere(folder: Pending): WalkedFile[] {
+  const out: WalkedFile[] = [];
+  for (const f of folder.files) {
+    let st: Stats | undefined;
+    try {
+      st = lstatSync(`${folder.base}/${f.name}`, { throwIfNoEntry: false });
+    } catch {
+      continue; // unreadable
+    }
+    if (!st?.isFile()) continue; // deleted or replaced since the listing
+    out.push({ path: f.path, key: f.key, size: st.size, mtime: st.mtimeMs, ino: st.ino });
+  }
+  return out;
+}
+
+/**
+ * The walk's files, in folder order, keeping a folder's stats only when the folder at its
+ * absolute path is still the one listed; otherwise its files are stat'ed again inside the folder
+ * as the root guard opens it now (nothing, if it cannot).
+ */
+function verified(
+  source: ResolvedSource,
+  folders: readonly Pending[],
+  results: ReadonlyArray<WalkedFile[]>,
+): WalkedFile[] {
+  const out: WalkedFile[] = [];
+  for (let i = 0; i < folders.length; i++) {
+    const folder = folders[i]!;
+    let same = false;
+    try {
+      const now = lstatSync(folder.base, { throwIfNoEntry: false });
+      same = now?.isDirectory() === true && now.ino === folder.ino && now.dev === folder.dev;
+    } catch {
+      same = false;
+    }
+    if (same) {
+      for (const f of results[i]!) out.push(f);
+      continue;
+    }
+    let dir: OpenedDir;
+    try {
+      dir = openDirInRootSync(source.root, folder.rel);
+    } catch (error) {
+      if (!isToolError(error)) throw error;
+      continue; // gone or swapped for a link: its files are not seen this time
+    }
+    try {
+      for (const f of folder.files) {
+        let st: Stats | null;
+        try {
+          st = dir.lstat(f.name);
+        } catch {
+          continue; // unreadable
+        }
+        if (!st?.isFile()) continue;
+        out.push({ path: f.path, key: f.key, size: st.size, mtime: st.mtimeMs, ino: st.ino });
+      }
+    } finally {
+      dir.close();
+    }
+  }
+  return out;
 }

@@ -69,8 +69,10 @@ export function postgresBackend(options: PostgresBackendOptions): BackendFactory
   return (context) => new PostgresBackend(names, config, redactUrl(url), options, context);
 }
 
-/** Most file ids taken from the sequence at once. */
+/** File ids taken from the sequence in a reindex's first round trip for them. */
 const ID_BATCH = 256;
+/** Most file ids fetched in one round trip. */
+const ID_BATCH_MAX = 4096;
 /** Chunks (or text bytes) buffered before they are sent in one statement. */
 const FLUSH_CHUNKS = 2000;
 const FLUSH_BYTES = 8 * 1024 * 1024;
@@ -665,11 +667,22 @@ class PostgresBackend implements MemoryBackend {
     }
   }
 
-  /** The committed files, reloaded when another process committed since this one last looked. */
-  private async writerCache(c: Pg.PoolClient): Promise<WriterCache> {
-    const g = (await c.query<{ value: string }>(this.sql.getMeta, ['generation'])).rows[0]?.value;
-    const generation = g ?? '';
-    if (this.cache && this.cache.generation === generation) return this.cache;
+  /**
+   * The committed files, reloaded when another process committed since this one last looked,
+   * and the index's `meta` rows (read once per reindex: under the lock only this transaction
+   * changes them).
+   */
+  private async writerCache(
+    c: Pg.PoolClient,
+  ): Promise<{ cache: WriterCache; meta: Map<string, string> }> {
+    const meta = new Map<string, string>(
+      (await c.query<{ key: string; value: string }>(this.sql.metaAll)).rows.map((r) => [
+        r.key,
+        r.value,
+      ]),
+    );
+    const generation = meta.get('generation') ?? '';
+    if (this.cache && this.cache.generation === generation) return { cache: this.cache, meta };
     const files = new Map<string, PgFile>();
     const byId = new Map<number, PgFile>();
     const r = await c.query<FileRow>(this.sql.allFiles, [this.originSources, this.originValues]);
@@ -679,7 +692,7 @@ class PostgresBackend implements MemoryBackend {
       byId.set(f.id, f);
     }
     this.cache = { generation, files, byId };
-    return this.cache;
+    return { cache: this.cache, meta };
   }
 
   update<T>(work: (writer: IndexWriter) => Promise<T>, options: UpdateOptions): Promise<T> {
@@ -689,19 +702,23 @@ class PostgresBackend implements MemoryBackend {
       let broken = false;
       try {
         await c.query('BEGIN');
+        let writer: PgWriter | undefined;
         try {
           await this.lock(c, options);
-          const cache = await this.writerCache(c);
-          const writer = new PgWriter(this, c, cache);
+          const { cache, meta } = await this.writerCache(c);
+          writer = new PgWriter(this, c, cache, meta, randomUUID());
           const result = await work(writer);
           await writer.flush();
           if (options.signal?.aborted) throw cancelled();
-          const generation = randomUUID();
-          await c.query(this.sql.setMeta, ['generation', generation]);
+          // `finish` writes the new generation with the other meta rows; without it, do it here.
+          if (!writer.finished) await c.query(this.sql.setMeta, ['generation', writer.generation]);
           await c.query('COMMIT');
-          writer.committed(generation);
+          writer.committed();
           return result;
         } catch (error) {
+          // A batch may still be on its way: ROLLBACK only after it, or its later statements
+          // would run outside the transaction.
+          await writer?.settled();
           await c.query('ROLLBACK').catch(() => {
             broken = true;
           });
@@ -758,17 +775,35 @@ class PgWriter implements IndexWriter {
   private readonly languages = new Set<Language>();
   private readonly sql: Statements;
 
+  /** True once `finish` has written the meta rows (and the new generation). */
+  finished = false;
+
   constructor(
     private readonly backend: PostgresBackend,
     private readonly c: Pg.PoolClient,
     private readonly cache: WriterCache,
+    /** The index's meta rows as this transaction found them. */
+    private readonly meta: ReadonlyMap<string, string>,
+    /** The generation this transaction commits. */
+    readonly generation: string,
   ) {
     this.sql = backend.statements;
   }
 
-  committed(generation: string): void {
+  committed(): void {
     for (const apply of this.log) apply(this.cache);
-    this.cache.generation = generation;
+    this.cache.generation = this.generation;
+  }
+
+  /** Resolves once nothing is being sent on the connection (never rejects). */
+  async settled(): Promise<void> {
+    for (;;) {
+      const flushing = this.flushing;
+      const chain = this.chain;
+      await flushing;
+      await chain;
+      if (flushing === this.flushing && chain === this.chain) return;
+    }
   }
 
   /** One statement at a time on the transaction's connection, in the order they are asked for. */
@@ -780,10 +815,14 @@ class PgWriter implements IndexWriter {
   private chain: Promise<unknown> = Promise.resolve();
   private flushing: Promise<unknown> = Promise.resolve();
 
+  /** File ids fetched per round trip; doubles up to {@link ID_BATCH_MAX} in a long reindex. */
+  private idBatch = ID_BATCH;
+
   private async nextId(): Promise<number> {
     while (this.ids.length === 0) {
       this.idFetch ??= (async () => {
-        const r = await this.q(this.sql.nextIds, [ID_BATCH]);
+        const r = await this.q(this.sql.nextIds, [this.idBatch]);
+        this.idBatch = Math.min(this.idBatch * 2, ID_BATCH_MAX);
         this.ids.push(...r.rows.map((row) => Number(row.id)));
       })().finally(() => {
         this.idFetch = undefined;
@@ -793,20 +832,49 @@ class PgWriter implements IndexWriter {
     return this.ids.shift()!;
   }
 
+  /** The batch being sent in the background while the next one is prepared, if any. */
+  private sending: Promise<void> | undefined;
+  /** The first error of a flush: every later flush (and so the commit) fails with it. */
+  private failure: { error: unknown } | undefined;
+
+  /**
+   * Queues a change. A full batch is sent in the background, so reading and chunking the next
+   * notes overlaps with the server indexing this batch; at most one batch is in flight (the
+   * caller waits for the previous one before starting another).
+   */
   private async queue(op: Op, chunks: readonly ChunkRecord[] = []): Promise<void> {
     this.ops.push(op);
     this.queuedChunks += chunks.length;
     for (const ch of chunks) this.queuedBytes += ch.text.length + ch.headingPath.length;
-    if (this.queuedChunks >= FLUSH_CHUNKS || this.queuedBytes >= FLUSH_BYTES) await this.flush();
+    if (this.queuedChunks >= FLUSH_CHUNKS || this.queuedBytes >= FLUSH_BYTES) {
+      if (this.sending) await this.sending;
+      // Another caller may have started a batch while this one waited.
+      if (this.queuedChunks < FLUSH_CHUNKS && this.queuedBytes < FLUSH_BYTES) return;
+      const run = this.flush();
+      this.sending = run;
+      run.then(
+        () => {
+          if (this.sending === run) this.sending = undefined;
+        },
+        () => {}, // kept in `failure`; the next flush or queue throws it
+      );
+    }
   }
 
   /**
    * Sends every queued change, in order, one statement per run of changes of one kind. Flushes
-   * asked for by concurrent callers run one after another, so changes keep their order.
+   * asked for by concurrent callers run one after another, so changes keep their order. Once a
+   * flush has failed, every later one fails with the same error (the transaction is aborted;
+   * a COMMIT would silently roll back).
    */
   flush(): Promise<void> {
-    const run = this.flushing.then(() => this.drain());
-    this.flushing = run.catch(() => {});
+    const run = this.flushing.then(() => {
+      if (this.failure) throw this.failure.error;
+      return this.drain();
+    });
+    this.flushing = run.catch((error) => {
+      this.failure ??= { error };
+    });
     return run;
   }
 
@@ -972,7 +1040,10 @@ class PgWriter implements IndexWriter {
   async problems(): Promise<ReadonlyMap<string, StoredProblem>> {
     await this.flush();
     const out = new Map<string, StoredProblem>();
-    for (const p of (await this.q(this.sql.problems)).rows) {
+    const rows = (await this.q(this.sql.problems)).rows;
+    // Everything is flushed: these are the problems recorded now, so their keys need no query.
+    this.problemKeys = new Set(rows.map((p) => key(p.source, p.path)));
+    for (const p of rows) {
       out.set(key(p.source, p.path), {
         source: p.source,
         path: p.path,
@@ -1094,22 +1165,13 @@ class PgWriter implements IndexWriter {
   }
 
   async builtLanguage(): Promise<Language | undefined> {
-    const built = (await this.q(this.sql.isBuilt)).rowCount ?? 0;
-    if (built === 0) return undefined;
-    const r = await this.q(this.sql.getMeta, ['language']);
-    return (r.rows[0]?.value as Language | undefined) ?? 'simple';
+    if (!this.meta.has('built_at')) return undefined;
+    return (this.meta.get('language') as Language | undefined) ?? 'simple';
   }
 
   async finish(summary: FinishSummary): Promise<{ files: number; chunks: number }> {
     await this.flush();
-    const meta = new Map<string, string>(
-      (await this.q(this.sql.metaAll)).rows.map((r) => [r.key as string, r.value as string]),
-    );
-    await this.q(this.sql.upsertSources, [
-      summary.sources.map((s) => s.id),
-      summary.sources.map((s) => s.root),
-      summary.sources.map(() => summary.indexedAt),
-    ]);
+    const meta = this.meta;
     const stored = this.cleared ? undefined : meta.get('languages');
     const languages = new Set<Language>(stored ? (JSON.parse(stored) as Language[]) : []);
     for (const l of this.languages) languages.add(l);
@@ -1123,8 +1185,16 @@ class PgWriter implements IndexWriter {
       ['language', summary.language],
       ['languages', JSON.stringify([...languages].sort())],
       ['chunk_count', String(chunks)],
+      ['generation', this.generation],
     ];
-    await this.q(this.sql.setMetas, [entries.map((e) => e[0]), entries.map((e) => e[1])]);
+    await this.q(this.sql.finish, [
+      summary.sources.map((s) => s.id),
+      summary.sources.map((s) => s.root),
+      summary.sources.map(() => summary.indexedAt),
+      entries.map((e) => e[0]),
+      entries.map((e) => e[1]),
+    ]);
+    this.finished = true;
     // Other machines' stat rows nobody refreshed for a month: a full reindex tidies them up.
     if (summary.full) await this.q(this.sql.pruneSeen);
     const files = (this.cleared ? 0 : this.cache.files.size) + this.fileDelta;

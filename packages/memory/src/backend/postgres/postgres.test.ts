@@ -1,4 +1,4 @@
-import { utimesSync, writeFileSync } from 'node:fs';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isToolError } from '@lectern/core';
 import { bySize } from '@lectern/core/testing';
@@ -464,6 +464,132 @@ if (url) {
       expect(paths(await store.search({ query: 'mango' }))).toEqual(['notes/a.md']);
       const n = (await admin.query(`SELECT count(*)::int AS n FROM "${s}".files`)).rows[0].n;
       expect(n).toBe(1);
+    });
+
+    /** `files` notes of `sections` headings each (one chunk per section), headed `word`. */
+    function manyChunks(prefix: string, files: number, sections: number, word: string): void {
+      for (let f = 0; f < files; f++) {
+        const parts = [`# ${prefix} ${f}`, ''];
+        for (let i = 0; i < sections; i++) parts.push(`## ${word} ${i}`, '', `body ${f} ${i}`, '');
+        dir.write(`${prefix}/n${f}.md`, parts.join('\n'));
+      }
+    }
+
+    const counts = async (schema: string) =>
+      (
+        await admin.query(
+          `SELECT (SELECT count(*) FROM "${schema}".files)::int AS files, (SELECT count(*) FROM "${schema}".chunks)::int AS chunks`,
+        )
+      ).rows[0] as { files: number; chunks: number };
+
+    test('a batch that fails while the next one is prepared fails the reindex, and nothing of it is committed', async () => {
+      dir.write('a.md', '# Fruit\n\nmango\n');
+      const s = schemas.schema('main');
+      const store = open();
+      await store.reindex();
+      const before = await counts(s);
+      // Every new chunk is refused by the server: the first batch (sent in the background once
+      // 2,000 chunks are queued) fails while the indexer keeps preparing notes.
+      await admin.query(`CREATE FUNCTION "${s}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.heading_path LIKE '%explode%' THEN RAISE EXCEPTION 'refused by the test trigger'; END IF;
+          RETURN NEW;
+        END $$`);
+      await admin.query(
+        `CREATE TRIGGER refuse BEFORE INSERT ON "${s}".chunks FOR EACH ROW EXECUTE FUNCTION "${s}".refuse()`,
+      );
+      manyChunks('bulk', 40, 100, 'explode');
+      const error = await store.reindex().catch((e: unknown) => e);
+      expect(String((error as Error).message)).toContain('refused by the test trigger');
+      expect(await counts(s)).toEqual(before);
+      expect(paths(await store.search({ query: 'mango' }))).toEqual(['notes/a.md']);
+      // The connection went back to the pool in a clean state: the next reindex works.
+      await admin.query(`DROP TRIGGER refuse ON "${s}".chunks`);
+      const r = await store.reindex();
+      expect(r).toMatchObject({ added: 40, files: 41 });
+      expect(r.chunks).toBeGreaterThan(4000);
+      expect(await counts(s)).toEqual({ files: 41, chunks: r.chunks });
+    }, 180_000);
+
+    test('a reindex cancelled while batches are on their way leaves the index as it was', async () => {
+      dir.write('a.md', '# Fruit\n\nmango\n');
+      const s = schemas.schema('main');
+      const store = open();
+      await store.reindex();
+      const before = await counts(s);
+      // Each batch takes a while on the server, so the cancel lands while one is in flight.
+      await admin.query(`CREATE FUNCTION "${s}".slow() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$`);
+      await admin.query(
+        `CREATE TRIGGER slow AFTER INSERT ON "${s}".chunks FOR EACH STATEMENT EXECUTE FUNCTION "${s}".slow()`,
+      );
+      manyChunks('bulk', 60, 100, 'section');
+      const controller = new AbortController();
+      const error = await store
+        .reindex({
+          signal: controller.signal,
+          onProgress: (done) => {
+            if (done >= 30) controller.abort();
+          },
+        })
+        .catch((e: unknown) => e);
+      expect((error as { code?: string }).code).toBe('CANCELLED');
+      expect(await counts(s)).toEqual(before);
+      await admin.query(`DROP TRIGGER slow ON "${s}".chunks`);
+      expect(await store.reindex()).toMatchObject({ added: 60, files: 61 });
+    }, 180_000);
+
+    test('another writer committing is noticed: the cached file list is reloaded', async () => {
+      dir.write('a.md', '# A\n\napple\n');
+      dir.write('b.md', '# B\n\nbanana\n');
+      const first = open();
+      const second = open();
+      await first.reindex();
+      // Both stores now hold the committed file list in memory.
+      expect(await second.reindex()).toMatchObject({ unchanged: 2, added: 0 });
+      // The second store removes b.md; the first one's cached row for it is now gone from the
+      // database. b.md comes back with other content: the first store must add it, not
+      // rewrite the row it remembered.
+      rmSync(join(dir.path, 'b.md'));
+      expect(await second.reindex()).toMatchObject({ removed: 1, files: 1 });
+      dir.write('b.md', '# B\n\nblueberry, a different note now\n');
+      const r = await first.reindex();
+      expect(r).toMatchObject({ added: 1, updated: 0, files: 2, errors: [] });
+      expect(paths(await second.search({ query: 'blueberry' }))).toEqual(['notes/b.md']);
+      expect((await second.search({ query: 'banana' })).results).toHaveLength(0);
+      expect(await counts(schemas.schema('main'))).toEqual({ files: 2, chunks: r.chunks });
+    });
+
+    test('a one-note reindex reads the meta rows once and ends in one statement', async () => {
+      for (let i = 0; i < 5; i++) dir.write(`n${i}.md`, `# Note ${i}\n\nplum ${i}\n`);
+      const store = open();
+      await store.reindex();
+      const past = new Date(Date.now() - 60_000);
+      for (let i = 0; i < 5; i++) utimesSync(join(dir.path, `n${i}.md`), past, past);
+      await store.reindex();
+      writeFileSync(join(dir.path, 'n3.md'), '# Note 3\n\nplum 3, and a quince now\n');
+      const original = pg.Client.prototype.query;
+      const sent: string[] = [];
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const q = args[0];
+        sent.push(typeof q === 'string' ? q : String((q as { text?: string })?.text));
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof original;
+      let r: Awaited<ReturnType<MemoryStore['reindex']>>;
+      try {
+        r = await store.reindex();
+      } finally {
+        pg.Client.prototype.query = original;
+      }
+      expect(r).toMatchObject({ updated: 1, unchanged: 4, files: 5 });
+      // BEGIN, lock, meta, sources, problems, four for the changed note, the end, COMMIT.
+      expect(sent).toHaveLength(11);
+      expect(sent.filter((q) => /\.meta\b/.test(q))).toHaveLength(2); // read once, written once
+      expect(sent.at(-1)).toBe('COMMIT');
+      expect(paths(await store.search({ query: 'quince' }))).toEqual(['notes/n3.md']);
+      // The generation written by the end statement is the one another store checks.
+      const other = open();
+      expect(await other.reindex()).toMatchObject({ unchanged: 5, updated: 0 });
     });
   });
 }

@@ -25,14 +25,17 @@ export function statements(n: Names) {
     getMeta: `SELECT value FROM ${s}.meta WHERE key = $1`,
     metaAll: `SELECT key, value FROM ${s}.meta`,
     setMeta: `INSERT INTO ${s}.meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-    setMetas: `INSERT INTO ${s}.meta (key, value) SELECT * FROM unnest($1::text[], $2::text[])
-      ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     isBuilt: `SELECT 1 FROM ${s}.meta WHERE key = 'built_at'`,
+    /** The end of a reindex in one statement: sources ($1-$3) and meta rows ($4, $5). */
+    finish: `WITH src AS (
+        INSERT INTO ${s}.sources (id, root, indexed_at)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+        ON CONFLICT (id) DO UPDATE SET root = excluded.root, indexed_at = excluded.indexed_at
+      )
+      INSERT INTO ${s}.meta (key, value) SELECT * FROM unnest($4::text[], $5::text[])
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
 
     sources: `SELECT id, root, indexed_at FROM ${s}.sources ORDER BY id`,
-    upsertSources: `INSERT INTO ${s}.sources (id, root, indexed_at)
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-      ON CONFLICT (id) DO UPDATE SET root = excluded.root, indexed_at = excluded.indexed_at`,
     deleteSource: `DELETE FROM ${s}.sources WHERE id = $1`,
 
     /** Every file with this process's view of its stat ($1, $2: sources and their origins). */
