@@ -42,3 +42,52 @@ export async function searchData(docs: readonly IndexedDoc[]): Promise<DocSearch
 export function rank(hits: Hit[]): Hit[] {
   return hits.sort((a, b) => b.score - a.score || a.doc - b.doc || a.unit - b.unit);
 }
+
+/** True when `a` ranks before `b` in {@link rank}'s order. */
+const before = (a: Hit, b: Hit): boolean =>
+  a.score > b.score ||
+  (a.score === b.score && (a.doc < b.doc || (a.doc === b.doc && a.unit < b.unit)));
+
+/**
+ * The first `k` hits in {@link rank}'s order, without sorting them all: a bounded heap keeps the
+ * best `k` (its root the worst kept), then only those are sorted. Ties are broken by document
+ * and position, so the order is total and the result is exactly `rank(hits).slice(0, k)`.
+ * `hits` is not modified.
+ */
+export function topHits(hits: readonly Hit[], k: number): Hit[] {
+  if (k <= 0) return [];
+  if (k * 4 >= hits.length) return rank([...hits]).slice(0, k);
+  const heap: Hit[] = [];
+  const swap = (i: number, j: number) => {
+    const t = heap[i]!;
+    heap[i] = heap[j]!;
+    heap[j] = t;
+  };
+  for (const h of hits) {
+    if (heap.length < k) {
+      heap.push(h);
+      // sift up: a parent must rank after (be worse than) its children
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!before(heap[parent]!, heap[i]!)) break;
+        swap(parent, i);
+        i = parent;
+      }
+    } else if (before(h, heap[0]!)) {
+      heap[0] = h;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let worst = i;
+        if (l < k && before(heap[worst]!, heap[l]!)) worst = l;
+        if (r < k && before(heap[worst]!, heap[r]!)) worst = r;
+        if (worst === i) break;
+        swap(i, worst);
+        i = worst;
+      }
+    }
+  }
+  return rank(heap);
+}

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_QUERY_CHARS, retryChanged, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
-import { rank, scopedDocs, searchData } from '../lib/scope.js';
+import { scopedDocs, searchData, topHits } from '../lib/scope.js';
 import { scoreAll, snippetOf, tokenize } from '../lib/search.js';
 
 /** `docs_search`: ranked full-text search over section headings and bodies. */
@@ -84,8 +84,9 @@ export function searchTool(index: DocsIndex) {
       return retryChanged(async () => {
         const docs = await scopedDocs(index, input.scope, ctx);
         const datas = await searchData(docs);
-        const hits = rank(scoreAll(datas, terms, { head: 3, body: 1 }));
-        const page = hits.slice(input.offset, input.offset + input.limit);
+        const hits = scoreAll(datas, terms, { head: 3, body: 1 });
+        // Only the hits up to the end of this page are put in order.
+        const page = topHits(hits, input.offset + input.limit).slice(input.offset);
         // The page also stops before the byte budget (long headings, deep heading paths);
         // next_offset continues after the last result that fit.
         const budget = new OutputBudget(index.maxOutputBytes, ENVELOPE_BYTES);

@@ -11,7 +11,7 @@ import {
 } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { ENVELOPE_BYTES, whereTooLarge } from '../lib/output-budget.js';
-import { rank, scopedDocs, searchData } from '../lib/scope.js';
+import { scopedDocs, searchData, topHits } from '../lib/scope.js';
 import { contentTokens, scoreAll } from '../lib/search.js';
 
 /** `docs_where`: the home section of a topic, or the section enclosing a line. */
@@ -92,7 +92,7 @@ export function whereTool(index: DocsIndex) {
           const docs = await scopedDocs(index, undefined, ctx);
           return { docs, datas: await searchData(docs) };
         });
-        const hits = rank(scoreAll(datas, terms, { head: 8, body: 1 })).slice(0, input.limit);
+        const hits = topHits(scoreAll(datas, terms, { head: 8, body: 1 }), input.limit);
         // One answer, no paging: the best sections must all fit the byte budget, or the call
         // says which limit fits (never a silently shorter list).
         const budget = new OutputBudget(index.maxOutputBytes, ENVELOPE_BYTES);

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { rank, topHits } from './scope.js';
+import type { Hit } from './search.js';
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function hits(n: number, seed: number, distinctScores: number): Hit[] {
+  const r = random(seed);
+  const out: Hit[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push({
+      doc: Math.floor(r() * 50),
+      unit: i,
+      // few distinct scores: many ties, broken by document then position
+      score: Math.floor(r() * distinctScores) / 7,
+      matched: 1,
+      inHeading: false,
+    });
+  }
+  return out;
+}
+
+const key = (h: Hit) => `${h.doc}/${h.unit}/${h.score}`;
+
+describe('topHits', () => {
+  it('gives exactly the first k of the full ranking, ties included, without changing its input', () => {
+    for (const [n, seed, distinct] of [
+      [0, 1, 5],
+      [1, 2, 5],
+      [10, 3, 2],
+      [1000, 4, 3],
+      [5000, 5, 1000],
+      [5000, 6, 1],
+    ] as const) {
+      const all = hits(n, seed, distinct);
+      const copy = all.map(key);
+      const full = rank([...all]).map(key);
+      for (const k of [0, 1, 2, 10, 11, 100, 249, 250, 251, 1250, n, n + 5]) {
+        expect(topHits(all, k).map(key), `n=${n} k=${k}`).toEqual(full.slice(0, Math.max(0, k)));
+      }
+      expect(all.map(key)).toEqual(copy);
+    }
+  });
+});
