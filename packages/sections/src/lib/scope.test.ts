@@ -1,21 +1,10 @@
+import { createRng } from '@lectern/markdown/testing';
 import { describe, expect, it } from 'vitest';
 import { rank, topHits } from './scope.js';
 import type { Hit } from './search.js';
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function hits(n: number, seed: number, distinctScores: number): Hit[] {
-  const r = random(seed);
+  const r = createRng(seed);
   const out: Hit[] = [];
   for (let i = 0; i < n; i++) {
     out.push({
