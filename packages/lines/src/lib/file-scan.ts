@@ -167,16 +167,7 @@ export function judgeBytes(
   bytes: Buffer,
   mayMatch: ((bytes: Buffer) => boolean) | undefined,
   params: JudgeParams,
-  find:
-    | ((
-        text: string,
-        source: string,
-        flags: string,
-        cap: number,
-        contextLines: number,
-        maxChars: number,
-      ) => FileMatches)
-    | undefined,
+  find: typeof findLineMatches | undefined,
   utf8: (bytes: Buffer) => boolean,
 ): FileVerdict {
   const length = bytes.length;

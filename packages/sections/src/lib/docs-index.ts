@@ -225,6 +225,14 @@ function skipName(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
 
+/** `value` when it is a positive whole number; otherwise `INVALID_LIMIT` naming the option. */
+function positiveLimit(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ToolError('INVALID_LIMIT', `${name} must be a positive whole number, got ${value}.`);
+  }
+  return value;
+}
+
 /**
  * The documents of one or more roots, parsed on demand and cached by (path, size, mtime,
  * inode): a second request for an unchanged file does no parsing, a changed file is parsed
@@ -292,23 +300,15 @@ export class DocsIndex {
         root: createRootSync(r.path, { allowHardLinks: r.allowHardLinks ?? false }),
       };
     });
-    const max = options.maxFileBytes ?? DEFAULT_MAX_DOC_BYTES;
-    if (!Number.isInteger(max) || max < 1) {
-      throw new ToolError(
-        'INVALID_LIMIT',
-        `maxFileBytes must be a positive whole number, got ${max}.`,
-      );
-    }
-    this.maxFileBytes = max;
+    this.maxFileBytes = positiveLimit(
+      'maxFileBytes',
+      options.maxFileBytes ?? DEFAULT_MAX_DOC_BYTES,
+    );
     this.maxOutputBytes = checkOutputBytes(options.maxOutputBytes);
-    const budget = options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES;
-    if (!Number.isInteger(budget) || budget < 1) {
-      throw new ToolError(
-        'INVALID_LIMIT',
-        `maxIndexBytes must be a positive whole number, got ${budget}.`,
-      );
-    }
-    this.maxIndexBytes = budget;
+    this.maxIndexBytes = positiveLimit(
+      'maxIndexBytes',
+      options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES,
+    );
     this.onParse = options.onParse;
   }
 
