@@ -66,10 +66,10 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       offset: `Character position in the section to start at (default 0). A section longer than ${sectionPage.max} characters comes in parts: send the next_offset of the previous answer to get the next one.`,
     },
     output: {
-      title: 'Heading text of the section.',
-      heading_path: 'Enclosing headings, outermost first, ending with this one.',
-      level: 'Heading level, 1 to 6.',
       anchor: 'Anchor slug, unique in the document.',
+      title: 'Heading text of the section.',
+      level: 'Heading level, 1 to 6.',
+      heading_path: 'Enclosing headings, outermost first, ending with this one.',
       start_line: 'Line of the heading (1-based).',
       end_line: 'Last line of the section.',
       chars: 'Section length in characters.',
