@@ -70,9 +70,10 @@ const REST = {
 };
 
 /**
- * Raw files transcribed after this model was frozen (2026-12-01): their lines are the test part,
- * or development when their owner or definition was already there; either way this fit does not
- * read them, so it reproduces the frozen weights. The next refit may drop this exclusion.
+ * Raw files transcribed after this model was frozen: their lines are the test part, or
+ * development when their owner or definition was already there; either way this fit does not
+ * read them, so adding them reproduces the frozen weights byte for byte. Once a fresh file has
+ * been scored it is spent: rename it (e.g. held-<date>-x.jsonl) and it is fitted like any other.
  */
 const NOT_FITTED = /^fresh-/;
 
@@ -375,8 +376,11 @@ const weights = {
     corpus: `registry.jsonl (split dev) + seeds.jsonl + rubric-examples.jsonl (each weighing ${EXTRA_WEIGHT})`,
     split: 'dev',
     examples: rows.length,
+    // The latest date seen among the fitted observations (not the test part's, so adding test
+    // files leaves this file unchanged).
     date:
-      registry
+      dev
+        .filter((e) => !e.extra)
         .map((e) => e.seen ?? '')
         .sort()
         .pop() ?? '',
