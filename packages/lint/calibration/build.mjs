@@ -4,7 +4,8 @@
 // `node calibration/build.mjs` after a build of the package (it reads the tier thresholds from
 // dist/), or through `pnpm --filter @lectern/lint calibrate:fit`.
 //
-// Every raw/*.jsonl file is read, in file-name order. Raw line (one registry tool page as the
+// Every raw/*.jsonl file is read: the development files in file-name order, then the fresh ones
+// (so a fresh line can never displace a development line, see duplicates below). Raw line (one registry tool page as the
 // stored excerpt showed it):
 //   u     source address (a tool page: .../tools/<name>)
 //   c     corpus the excerpt came from (pages | docs)
@@ -27,7 +28,7 @@
 // package's own thresholds, `tierOf` in src/lib/arithmetic.ts). Nothing is fixed silently: fix
 // the raw line (and say why in its note) or remove it.
 //
-// An address seen twice (in one file or two) is kept once, the first in file-name order, and
+// An address seen twice (in one file or two) is kept once, the first in reading order, and
 // the duplicates are listed. Repeats of one definition on different addresses are kept: they
 // measure the registry's own noise.
 //
@@ -42,6 +43,9 @@
 // group, from a sha256 of the group name; groups and folds of the development files are computed
 // from those files alone, so adding fresh files never moves a development row to another fold.
 //
+// Date seen: the first YYYY-MM-DD in the raw file's name (fresh-2026-12-01-a.jsonl: 2026-12-01),
+// else SEEN (the day the first files, whose names carry no date, were transcribed).
+//
 // Output line: { id, source, seen, corpus, raw, server, group, split, fold, tool,
 // siblingToolNames, published: { scores (visible dimensions only), tdqs?, tier? }, note }.
 import { createHash } from 'node:crypto';
@@ -51,7 +55,9 @@ import { fileURLToPath } from 'node:url';
 import { tierOf } from '../dist/lib/arithmetic.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** Date seen of raw files whose name carries no date. */
 const SEEN = '2026-12-01';
+const seenOf = (file) => /\d{4}-\d{2}-\d{2}/.exec(file)?.[0] ?? SEEN;
 const FOLDS = 5;
 /** Raw files transcribed after the judge was frozen: the test part. */
 const FRESH = /^fresh-.*\.jsonl$/;
@@ -210,9 +216,10 @@ function groups(rows) {
 }
 
 const rawDir = join(here, 'raw');
-const files = readdirSync(rawDir)
+const listed = readdirSync(rawDir)
   .filter((f) => f.endsWith('.jsonl'))
   .sort();
+const files = [...listed.filter((f) => !FRESH.test(f)), ...listed.filter((f) => FRESH.test(f))];
 const bad = [];
 const duplicates = [];
 const seenAddress = new Map();
@@ -303,7 +310,7 @@ for (const r of raw) {
   out.push({
     id: n === 1 ? base : `${base}-${n}`,
     source: r.u,
-    seen: SEEN,
+    seen: seenOf(r.file),
     corpus: r.c,
     raw: r.file,
     server: r.s,

@@ -147,12 +147,21 @@ export interface NoiseFloor {
   observations: number;
   /**
    * Per dimension: the mean absolute difference between two observations of one definition and
-   * how many pairs it uses; and `bestAnswerMae`, the error of the best single integer score per
-   * definition (the floor for a deterministic judge on that dimension), over `observations`.
+   * how many pairs it uses; `bestAnswerMae`, the error of the best single integer score per
+   * definition, chosen knowing every observation (in-sample: an optimistic, low bound on the
+   * error of an ideal deterministic judge on a new observation); and `leaveOneOutMae`, each
+   * observation against the best integer for the other observations of its definition (the
+   * mean over tied integers), a pessimistic bound; both over `observations`.
    */
   dimensions: Record<
     Dimension,
-    { pairs: number; meanAbsDiff: number; bestAnswerMae: number; observations: number }
+    {
+      pairs: number;
+      meanAbsDiff: number;
+      bestAnswerMae: number;
+      leaveOneOutMae: number;
+      observations: number;
+    }
   >;
   /**
    * The same for the overall score, plus the TDQS MAE of always answering the group's mean and
@@ -160,13 +169,21 @@ export interface NoiseFloor {
    * deterministic judge), over `observations` observations in `definitions` definitions with
    * at least two published overall scores; and `bestTierAgreement`, the share of those
    * observations in their group's most common tier (the most any deterministic judge can agree).
+   * Both are in-sample (the answer is chosen knowing the observation it is scored on), so they
+   * are optimistic. Their leave-one-out counterparts are pessimistic: `leaveOneOutMae` scores
+   * each observation against the median of the other observations of its definition, and
+   * `leaveOneOutTierAgreement` against their most common tier (a tie between tiers counts the
+   * share of tied tiers that match). The error of an ideal judge on a new observation lies
+   * between the two.
    */
   tdqs: {
     pairs: number;
     meanAbsDiff: number;
     maeToGroupMean: number;
     maeToGroupMedian: number;
+    leaveOneOutMae: number;
     bestTierAgreement: number;
+    leaveOneOutTierAgreement: number;
     definitions: number;
     observations: number;
   };
@@ -192,6 +209,34 @@ export interface CalibrationResult {
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The median of a non-empty list (the mean of the two middle values for an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** The integer scores 1-5 that minimize the total absolute error to `values`. */
+function bestIntegers(values: readonly number[]): number[] {
+  const cost = [1, 2, 3, 4, 5].map((c) => values.reduce((a, v) => a + Math.abs(v - c), 0));
+  const least = Math.min(...cost);
+  return [1, 2, 3, 4, 5].filter((_, i) => (cost[i] as number) <= least + 1e-9);
+}
+
+/** The most common tiers of `values` (several on a tie). */
+function modalTiers(values: readonly number[]): Tier[] {
+  const tiers = new Map<Tier, number>();
+  for (const v of values) tiers.set(tierOf(v), (tiers.get(tierOf(v)) ?? 0) + 1);
+  const most = Math.max(...tiers.values());
+  return [...tiers].filter(([, n]) => n === most).map(([t]) => t);
+}
+
+/** Each value of `g` with the others: the leave-one-out pairs. */
+const leaveOneOut = (g: readonly number[]) =>
+  g.map((v, i) => [v, [...g.slice(0, i), ...g.slice(i + 1)]] as const);
 
 /** Identity of a definition: two observations with the same key are repeats of one tool. */
 export function definitionKey(ex: Pick<CalibrationExample, 'tool'>): string {
@@ -239,18 +284,22 @@ export function noiseFloor(examples: readonly CalibrationExample[]): NoiseFloor 
   const bestAnswer = (values: number[][]) => {
     let n = 0;
     let sum = 0;
+    let loo = 0;
     for (const g of values) {
       if (g.length < 2) continue;
       n += g.length;
-      let best = Number.POSITIVE_INFINITY;
-      for (let c = 1; c <= 5; c++)
-        best = Math.min(
-          best,
-          g.reduce((a, v) => a + Math.abs(v - c), 0),
-        );
-      sum += best;
+      const c = bestIntegers(g)[0] as number;
+      sum += g.reduce((a, v) => a + Math.abs(v - c), 0);
+      for (const [v, others] of leaveOneOut(g)) {
+        const cs = bestIntegers(others);
+        loo += cs.reduce((a, x) => a + Math.abs(v - x), 0) / cs.length;
+      }
     }
-    return { bestAnswerMae: n ? round3(sum / n) : 0, observations: n };
+    return {
+      bestAnswerMae: n ? round3(sum / n) : 0,
+      leaveOneOutMae: n ? round3(loo / n) : 0,
+      observations: n,
+    };
   };
   const dimensions = Object.fromEntries(
     DIMENSIONS.map((d) => {
@@ -267,25 +316,26 @@ export function noiseFloor(examples: readonly CalibrationExample[]): NoiseFloor 
   let defs = 0;
   let abs = 0;
   let absMedian = 0;
+  let absLoo = 0;
   let modal = 0;
+  let modalLoo = 0;
   for (const g of tdqsGroups) {
     if (g.length < 2) continue;
     defs++;
     const mean = g.reduce((a, b) => a + b, 0) / g.length;
-    const sorted = [...g].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    const median =
-      sorted.length % 2
-        ? (sorted[mid] as number)
-        : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-    const tiers = new Map<Tier, number>();
+    const mid = median(g);
+    const top = modalTiers(g)[0] as Tier;
     for (const v of g) {
       n++;
       abs += Math.abs(v - mean);
-      absMedian += Math.abs(v - median);
-      tiers.set(tierOf(v), (tiers.get(tierOf(v)) ?? 0) + 1);
+      absMedian += Math.abs(v - mid);
+      if (tierOf(v) === top) modal++;
     }
-    modal += Math.max(...tiers.values());
+    for (const [v, others] of leaveOneOut(g)) {
+      absLoo += Math.abs(v - median(others));
+      const tops = modalTiers(others);
+      modalLoo += tops.filter((t) => t === tierOf(v)).length / tops.length;
+    }
   }
   return {
     repeatedDefinitions: repeated.length,
@@ -295,7 +345,9 @@ export function noiseFloor(examples: readonly CalibrationExample[]): NoiseFloor 
       ...pairStats(tdqsGroups),
       maeToGroupMean: n ? round3(abs / n) : 0,
       maeToGroupMedian: n ? round3(absMedian / n) : 0,
+      leaveOneOutMae: n ? round3(absLoo / n) : 0,
       bestTierAgreement: n ? round3(modal / n) : 0,
+      leaveOneOutTierAgreement: n ? round3(modalLoo / n) : 0,
       definitions: defs,
       observations: n,
     },
@@ -452,18 +504,21 @@ export function formatCalibration(
     lines.push('');
     lines.push(
       `registry noise floor: ${n.repeatedDefinitions} definition(s) observed more than once (${n.observations} observations)`,
+      '  error of an ideal deterministic judge on a new observation, as a band: in-sample (one answer',
+      '  per definition chosen knowing every observation: optimistic) – leave-one-out (each',
+      '  observation against the answer for the others of its definition: pessimistic)',
     );
     for (const d of DIMENSIONS) {
       const x = n.dimensions[d];
       if (x.pairs)
         lines.push(
-          `  ${d.padEnd(26)} ${x.meanAbsDiff.toFixed(2)} over ${x.pairs} pair(s); best single score per definition ${x.bestAnswerMae.toFixed(2)} off`,
+          `  ${d.padEnd(26)} pairs differ by ${x.meanAbsDiff.toFixed(2)} (${x.pairs} pair(s)); best single score ${x.bestAnswerMae.toFixed(2)}–${x.leaveOneOutMae.toFixed(2)} off (${x.observations} observations)`,
         );
     }
     if (n.tdqs.pairs) {
       lines.push(
-        `  ${'TDQS'.padEnd(26)} ${n.tdqs.meanAbsDiff.toFixed(2)} over ${n.tdqs.pairs} pair(s); MAE to the group mean ${n.tdqs.maeToGroupMean.toFixed(2)}, to the group median ${n.tdqs.maeToGroupMedian.toFixed(2)} (${n.tdqs.observations} observations of ${n.tdqs.definitions} definitions)`,
-        `  ${'best tier agreement'.padEnd(26)} ${pct(n.tdqs.bestTierAgreement)} (each observation against its definition's most common tier)`,
+        `  ${'TDQS'.padEnd(26)} pairs differ by ${n.tdqs.meanAbsDiff.toFixed(2)} (${n.tdqs.pairs} pair(s)); the group median is ${n.tdqs.maeToGroupMedian.toFixed(2)}–${n.tdqs.leaveOneOutMae.toFixed(2)} off (in-sample–leave-one-out; the group mean, in-sample: ${n.tdqs.maeToGroupMean.toFixed(2)}; ${n.tdqs.observations} observations of ${n.tdqs.definitions} definitions)`,
+        `  ${'best tier agreement'.padEnd(26)} ${pct(n.tdqs.leaveOneOutTierAgreement)}–${pct(n.tdqs.bestTierAgreement)} (leave-one-out–in-sample: each observation against the most common tier of the others of its definition, or of all of them)`,
       );
     }
   }
