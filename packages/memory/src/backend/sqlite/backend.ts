@@ -235,7 +235,9 @@ class SqliteBackend implements MemoryBackend {
       match = 'raw';
       expression = request.query.text;
       try {
-        rows = rank(expression, need, headedFts(expression));
+        // Matches whose heading alone matches the expression (a NOT may hold in the heading
+        // and not in the whole chunk, hence the AND).
+        rows = rank(expression, need, `(${expression}) AND ${headedFts(expression)}`);
       } catch (error) {
         if ((error as { code?: string }).code === 'SQLITE_ERROR') {
           throw new RawQueryError((error as Error).message);
