@@ -153,7 +153,7 @@ export async function postgres(ctx) {
           samples: single,
           note:
             headline === 'p95'
-              ? `${qs.length} realistic queries (the memory scenario's), one after another, alternating backends; ${capped.pg} on PostgreSQL and ${capped.sqlite} on SQLite matched more than 2,000 chunks and ranked only the 2,000 most recently indexed (MAX_RANKED_CHUNKS, the same rule on both). PostgreSQL p95 ${verdict(p95(single.handler), TARGETS.p95Ms)}.`
+              ? `${qs.length} realistic queries (the memory scenario's), one after another, alternating backends; ${capped.pg} on PostgreSQL and ${capped.sqlite} on SQLite matched more than 2,000 chunks and ranked only 2,000 of them, heading matches first, then the most recently indexed (MAX_RANKED_CHUNKS, the same rule on both). PostgreSQL p95 ${verdict(p95(single.handler), TARGETS.p95Ms)}.`
               : undefined,
         }),
       );

@@ -25,11 +25,11 @@ export const READ_CONCURRENCY = 8;
 export const RACY_MS = 2000;
 /**
  * Most chunks one ranking step scores. When more chunks than this match a query (its exact
- * words, its other word forms, or any of its words), only this many are ranked: the ones most
- * recently indexed (highest chunk ids), and the result says so in `warnings`. A query that
- * matches fewer chunks is ranked in full, exactly as before. Queries of words found in most
- * notes would otherwise score tens of thousands of chunks for a page of ten; ranking such
- * near-meaningless words cannot tell those chunks apart anyway (BM25 gives them almost no
- * weight), so the newest notes are the sensible pick. See the README's "Very common words".
+ * words, any of its words, a raw expression, or its other word forms), only this many are
+ * ranked, and the result says so in `warnings`: first the matches whose heading path holds
+ * one of the query's terms (newest first), then the most recently indexed other matches (the
+ * word-form step takes only the latter). Headings weigh four times the body, so the best
+ * matches of very common words are nearly always among the first. A query that matches fewer
+ * chunks is ranked in full. See the README's "Very common words".
  */
 export const MAX_RANKED_CHUNKS = 2000;

@@ -80,9 +80,13 @@ export interface BackendContext {
  *    (`match: "any"`), leaving out terms found in more than half of all chunks when another
  *    term occurs (see `pruneCommonTerms`), with the same two tiers.
  * 3. Rank by BM25 with the heading path weighing four times the body; higher score is better.
- * 4. Each ranking step (exact tier, word-form tier) scores at most `MAX_RANKED_CHUNKS` chunks:
- *    when more match, the ones with the highest chunk ids (most recently indexed), and the
- *    page says `capped`. Fewer matches are ranked in full.
+ * 4. Each ranking step (exact tier, any-term fallback, raw query, word-form tier) scores at most
+ *    `MAX_RANKED_CHUNKS` chunks, and when more match the page says `capped`. The exact,
+ *    any-term and raw steps take first the matches whose heading path holds one of the
+ *    query's terms (a raw query: whose heading path alone matches the raw expression),
+ *    highest chunk ids first, then fill up with the other matches of highest chunk ids (most
+ *    recently indexed); the word-form tier takes the matches of highest chunk ids. Fewer
+ *    matches are ranked in full.
  */
 export interface SearchRequest {
   query: { kind: 'terms'; terms: readonly QueryTerm[] } | { kind: 'raw'; text: string };
@@ -133,7 +137,8 @@ export interface SearchPage {
   formsOf?: ReadonlyArray<{ language: Exclude<Language, 'simple'>; words: readonly string[] }>;
   /**
    * True when a ranking step of this search matched more than `MAX_RANKED_CHUNKS` chunks and
-   * so ranked only that many, the most recently indexed (highest chunk ids).
+   * so ranked only that many (rule 4 above: heading matches first, then the most recently
+   * indexed).
    */
   capped?: boolean;
 }

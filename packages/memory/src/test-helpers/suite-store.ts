@@ -369,6 +369,62 @@ Aphids on the roses again; tried neem oil.
   });
 
   describe('search', () => {
+    test('past MAX_RANKED_CHUNKS matches, ranks those with a query term in their heading first, then the most recently indexed', async () => {
+      // old.md (indexed first, so its chunks are the oldest): 20 sections headed "Alpha …"
+      // whose body holds "alpha" once, 20 headed "Beta …" whose body holds "alpha beta",
+      // and 200 plain "alpha beta" sections. new.md, indexed later, brings enough plain
+      // matches that the newest ones alone would fill the ranked set.
+      const headed = 20;
+      const oldPlain = 200;
+      const old: string[] = [];
+      for (let i = 0; i < headed; i++) old.push(`## Alpha heading ${i}`, '', 'alpha body text', '');
+      for (let i = 0; i < headed; i++) old.push(`## Beta heading ${i}`, '', 'alpha beta text', '');
+      for (let i = 0; i < oldPlain; i++) old.push(`## Old ${i}`, '', 'alpha beta plain old', '');
+      dir.write('old.md', old.join('\n'));
+      const store = open();
+      await store.reindex();
+      const fresher: string[] = [];
+      for (let i = 0; i < MAX_RANKED_CHUNKS; i++) {
+        fresher.push(`## Entry ${i}`, '', 'alpha beta with some other filler words', '');
+      }
+      dir.write('new.md', fresher.join('\n'));
+      await store.reindex();
+
+      // One term: only the "Alpha …" headings hold it, so those 20 come first, though they
+      // are the oldest chunks; the rest of the ranked set is the newest matches.
+      const one = await store.search({ query: 'alpha', limit: 20 });
+      expect(one.warnings.join(' ')).toMatch(
+        new RegExp(`more than ${MAX_RANKED_CHUNKS} chunks match.*heading first`),
+      );
+      expect(one.results.map((r) => r.heading_path).sort()).toEqual(
+        Array.from({ length: headed }, (_, i) => `Alpha heading ${i}`).sort(),
+      );
+      // The ranked set is the 20 headed chunks and the newest 1980 others (all of new.md's
+      // newest): the last page ends at MAX_RANKED_CHUNKS and holds no old plain section.
+      const tail = await store.search({
+        query: 'alpha',
+        offset: MAX_RANKED_CHUNKS - 50,
+        limit: 50,
+      });
+      expect(tail.results).toHaveLength(50);
+      expect(tail.next_offset).toBeNull();
+      for (const r of tail.results) expect(r.path).toBe('notes/new.md');
+
+      // Two terms: matches holding both, with either in the heading first ("Beta …"; the
+      // "Alpha …" sections lack "beta"), though they are among the oldest chunks.
+      const two = await store.search({ query: 'alpha beta', limit: 20 });
+      expect(two.warnings.join(' ')).toMatch(/heading first/);
+      expect(two.results.map((r) => r.heading_path).sort()).toEqual(
+        Array.from({ length: headed }, (_, i) => `Beta heading ${i}`).sort(),
+      );
+      // A prefix: the same rule, the prefix in the heading.
+      const prefix = await store.search({ query: 'alph*', limit: 20 });
+      expect(prefix.warnings.join(' ')).toMatch(/heading first/);
+      expect(prefix.results.map((r) => r.heading_path).sort()).toEqual(
+        Array.from({ length: headed }, (_, i) => `Alpha heading ${i}`).sort(),
+      );
+    }, 180_000);
+
     test('ranks at most MAX_RANKED_CHUNKS matches, the most recently indexed, and says so; fewer are ranked in full', async () => {
       // old.md first: 100 sections dense with "alpha" (they would rank first), then 500
       // plain ones. new.md, indexed later (higher chunk ids), brings the matches past the cap.

@@ -315,6 +315,7 @@ class PostgresBackend implements MemoryBackend {
      */
     const statement = (
       expression: string,
+      headed: string,
       forms: FormsQuery | undefined,
       prune: readonly QueryTerm[] | undefined,
     ): Pg.QueryConfig => {
@@ -340,22 +341,46 @@ class PostgresBackend implements MemoryBackend {
       const narrow = filter.length ? ` AND ${filter.join(' AND ')}` : '';
       const needP = param(need);
       const capP = param(MAX_RANKED_CHUNKS);
-      const exact = filler([expression]);
+      const exact = filler([expression, headed]);
       /**
        * Each tier scores at most MAX_RANKED_CHUNKS matches. `a<t>`: any cap + 1 matches, in
        * whatever order the scan meets them (it stops there); when there are at most cap, they
-       * are all of them and `m<t>` is just that set. Otherwise `m<t>` is the cap matches with
-       * the highest ids (most recently indexed), read only in that case.
+       * are all of them and `m<t>` is just that set. Otherwise `m<t>` is cap of the matches:
+       * with a `headed` condition (the heading holds a query term), those first, newest first
+       * (`h<t>`, read through the headings' own index), then the newest others; without one,
+       * the newest matches. Read only in that case.
        */
-      const candidates = (t: number, cols: string, where: string) => [
-        `a${t} AS (SELECT ${cols} FROM ${s}.chunks c WHERE ${where} LIMIT ${capP}::bigint + 1)`,
-        `m${t} AS (SELECT * FROM a${t} WHERE (SELECT count(*) FROM a${t}) <= ${capP}
-          UNION ALL (SELECT ${cols} FROM ${s}.chunks c
-            WHERE ${where} AND (SELECT count(*) FROM a${t}) > ${capP}
-            ORDER BY c.id DESC LIMIT ${capP}))`,
-      ];
+      const candidates = (t: number, cols: string, where: string, headed?: string) => {
+        const over = `(SELECT count(*) FROM a${t}) > ${capP}`;
+        const ctes = [
+          `a${t} AS (SELECT ${cols} FROM ${s}.chunks c WHERE ${where} LIMIT ${capP}::bigint + 1)`,
+        ];
+        if (headed === undefined) {
+          ctes.push(`m${t} AS (SELECT * FROM a${t} WHERE NOT ${over}
+            UNION ALL (SELECT ${cols} FROM ${s}.chunks c
+              WHERE ${where} AND ${over}
+              ORDER BY c.id DESC LIMIT ${capP}))`);
+        } else {
+          ctes.push(
+            `h${t} AS (SELECT ${cols} FROM ${s}.chunks c WHERE ${where} AND ${headed} AND ${over}
+              ORDER BY c.id DESC LIMIT ${capP})`,
+            `n${t} AS (SELECT ${cols} FROM ${s}.chunks c WHERE ${where} AND ${over}
+              ORDER BY c.id DESC LIMIT ${capP})`,
+            `m${t} AS (SELECT * FROM a${t} WHERE NOT ${over}
+              UNION ALL SELECT * FROM h${t}
+              UNION ALL (SELECT * FROM n${t} WHERE id NOT IN (SELECT id FROM h${t})
+                ORDER BY id DESC LIMIT ${capP}::bigint - (SELECT count(*) FROM h${t})))`,
+          );
+        }
+        return ctes;
+      };
       const ctes = [
-        ...candidates(1, 'c.id, c.exact', `${exact(exactWhere)}${narrow}`),
+        ...candidates(
+          1,
+          'c.id, c.exact',
+          `${exact(exactWhere)}${narrow}`,
+          exact(`ts_filter(c.exact, '{a}') @@ to_tsquery(${simple}, $q1)`),
+        ),
         `r1 AS (SELECT c.id, ${exact(exactScore)} AS score FROM m1 c
           ORDER BY score DESC, c.id LIMIT ${needP})`,
       ];
@@ -449,7 +474,7 @@ class PostgresBackend implements MemoryBackend {
       expression = request.query.text;
       const raw = expression;
       try {
-        rows = await ranked(() => statement(raw, undefined, undefined), false);
+        rows = await ranked(() => statement(raw, raw, undefined, undefined), false);
       } catch (error) {
         const code = (error as { code?: string }).code ?? '';
         // 42601: syntax error in the tsquery text; 22023, 22P02, 54000: other invalid input.
@@ -468,7 +493,12 @@ class PostgresBackend implements MemoryBackend {
       const first = terms;
       rows = await ranked((languages) => {
         last.forms = this.formsQuery(first, 'all', languages);
-        return statement(all, last.forms, first.length > 1 ? first : undefined);
+        return statement(
+          all,
+          first.length > 1 ? termsQuery(first, 'any') : all,
+          last.forms,
+          first.length > 1 ? first : undefined,
+        );
       }, first.some(hasForms));
       if (rows[0]?.id == null && terms.length > 1) {
         // Nothing holds every term, in any form: any term will do, without the common ones.
@@ -482,7 +512,7 @@ class PostgresBackend implements MemoryBackend {
         const anyTerms = terms;
         rows = await ranked((languages) => {
           last.forms = this.formsQuery(anyTerms, 'any', languages);
-          return statement(any, last.forms, undefined);
+          return statement(any, any, last.forms, undefined);
         }, anyTerms.some(hasForms));
       }
       // Second tier: chunks found only through other forms of the words, ranked below every

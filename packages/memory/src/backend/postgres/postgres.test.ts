@@ -384,7 +384,7 @@ if (url) {
       const store = open();
       await store.reindex();
       const versions = (await admin.query(`SELECT version FROM "${s}".lectern_schema`)).rows;
-      expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(versions).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
       await admin.query(`INSERT INTO "${s}".lectern_schema (version) VALUES (99)`);
       const newer = open();
       const error = await newer.search({ query: 'apple' }).catch((e) => e);
@@ -392,7 +392,7 @@ if (url) {
       expect(error.message).toMatch(/version 99, written by a newer Lectern/);
     });
 
-    test('migration 2 moves chunk vectors written by version 1 into their rows, uncompressed; results are unchanged', async () => {
+    test('migrations 2 and 3 move chunk vectors written by version 1 into their rows, uncompressed, and index the headings; results are unchanged', async () => {
       // One chunk whose vector (about 3.5 kB, incompressible) version 1 moved out of the row.
       const words = Array.from({ length: 250 }, (_, i) => `w${(i * 7919).toString(36)}x`);
       dir.write('a.md', `# Big\n\n${words.join(' ')} apple\n\n## Small\n\napple pie\n`);
@@ -406,7 +406,8 @@ if (url) {
       await admin.query(`ALTER TABLE "${s}".chunks ALTER COLUMN exact SET STORAGE EXTENDED`);
       await admin.query(`ALTER TABLE "${s}".chunks ALTER COLUMN forms SET STORAGE EXTENDED`);
       await admin.query(`UPDATE "${s}".chunks SET exact = exact || ''::tsvector`);
-      await admin.query(`DELETE FROM "${s}".lectern_schema WHERE version = 2`);
+      await admin.query(`DROP INDEX "${s}".chunks_heading`);
+      await admin.query(`DELETE FROM "${s}".lectern_schema WHERE version >= 2`);
       // Live rows of the chunks table's TOAST table: values kept out of the row.
       const toast = (
         await admin.query(
@@ -421,7 +422,13 @@ if (url) {
       const versions = (
         await admin.query(`SELECT version FROM "${s}".lectern_schema ORDER BY version`)
       ).rows;
-      expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(versions).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      // Migration 3 made the headings' index again.
+      const heading = await admin.query(
+        `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'chunks_heading'`,
+        [s],
+      );
+      expect(heading.rows[0]?.indexdef).toMatch(/gin \(ts_filter\(exact, '\{a\}'/);
       expect(await outOfRow()).toBe(0);
       const stored = (
         await admin.query(

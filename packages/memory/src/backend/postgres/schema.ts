@@ -136,11 +136,17 @@ function migrations(n: Names, unaccent: string): string[][] {
       // stored anew; an unchanged one would keep its TOAST pointer).
       `UPDATE ${s}.chunks SET exact = exact || ''::tsvector, forms = forms || ''::tsvector`,
     ],
+    [
+      // The heading words of each chunk (weight A) on their own: a query matching more than
+      // MAX_RANKED_CHUNKS chunks ranks those whose heading holds one of its terms first, and
+      // finds them through this index instead of checking every match's vector.
+      `CREATE INDEX chunks_heading ON ${s}.chunks USING gin (ts_filter(exact, '{a}'))`,
+    ],
   ];
 }
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Advisory lock keys (two-int form): one namespace for Lectern, the schema's hash as the key. */
 export const LOCK_CLASS = 0x4c45;

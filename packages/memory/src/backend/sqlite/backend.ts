@@ -34,7 +34,7 @@ import {
   type UpdateOptions,
 } from '../types.js';
 import { checkDbPath, type Db, isCorruptionError, openDatabase } from './schema.js';
-import { capSql, existsSql, rankSql, SQL } from './sql.js';
+import { capSql, existsSql, headedFts, newestSql, rankAmongSql, rankSql, SQL } from './sql.js';
 
 /** Options of {@link sqliteBackend}. */
 export interface SqliteBackendOptions {
@@ -186,15 +186,44 @@ class SqliteBackend implements MemoryBackend {
     const cappedStmt = this.stmt(r, rankSql({ ...filters, floor: true }));
     const capStmt = this.stmt(r, capSql(filters)).pluck();
     let capped = false;
-    // At most MAX_RANKED_CHUNKS matches are scored: past that many, the most recent ones.
-    const rank = (q: string, limit: number) => {
+    /**
+     * Ranks the chunks matching `q`. Past MAX_RANKED_CHUNKS matches only that many are ranked:
+     * with a `headed` expression (the matches whose heading holds a query term), those first,
+     * newest first, then the newest other matches; without one, the newest matches.
+     */
+    const rank = (q: string, limit: number, headed?: string) => {
       const floor = capStmt.get({ ...params, q, cap: MAX_RANKED_CHUNKS }) as number | undefined;
       if (floor !== undefined) capped = true;
-      const found = (
-        floor === undefined
-          ? rankStmt.all({ ...params, q, limit })
-          : cappedStmt.all({ ...params, q, limit, floor })
-      ) as Array<{ id: number; score: number }>;
+      let found: Array<{ id: number; score: number }>;
+      if (floor === undefined) {
+        found = rankStmt.all({ ...params, q, limit }) as typeof found;
+      } else if (headed === undefined) {
+        found = cappedStmt.all({ ...params, q, limit, floor }) as typeof found;
+      } else {
+        const newest = this.stmt(r, newestSql(filters)).pluck();
+        let first: number[] = [];
+        try {
+          first = newest.all({ ...params, q: headed, cap: MAX_RANKED_CHUNKS }) as number[];
+        } catch (error) {
+          // A raw expression FTS5 takes whole but not inside a column filter: newest only.
+          if ((error as { code?: string }).code !== 'SQLITE_ERROR') throw error;
+        }
+        const picked = new Set(first);
+        if (picked.size < MAX_RANKED_CHUNKS) {
+          for (const id of newest.all({ ...params, q, cap: MAX_RANKED_CHUNKS }) as number[]) {
+            if (picked.size >= MAX_RANKED_CHUNKS) break;
+            picked.add(id);
+          }
+        }
+        const ids = [...picked];
+        found = this.stmt(r, rankAmongSql(filters)).all({
+          ...params,
+          q,
+          limit,
+          ids: JSON.stringify(ids),
+          lo: Math.min(...ids),
+        }) as typeof found;
+      }
       return found.map((row) => ({ id: row.id, score: -row.score }));
     };
 
@@ -206,7 +235,9 @@ class SqliteBackend implements MemoryBackend {
       match = 'raw';
       expression = request.query.text;
       try {
-        rows = rank(expression, need);
+        // Matches whose heading alone matches the expression (a NOT may hold in the heading
+        // and not in the whole chunk, hence the AND).
+        rows = rank(expression, need, `(${expression}) AND ${headedFts(expression)}`);
       } catch (error) {
         if ((error as { code?: string }).code === 'SQLITE_ERROR') {
           throw new RawQueryError((error as Error).message);
@@ -219,7 +250,13 @@ class SqliteBackend implements MemoryBackend {
       match = 'all';
       expression = termsToFts(terms, 'all');
       let wide = withForms(terms, forms, 'all');
-      rows = rank(expression, need);
+      rows = rank(
+        expression,
+        need,
+        terms.length === 1
+          ? headedFts(expression)
+          : `(${expression}) AND ${headedFts(termsToFts(terms, 'any'))}`,
+      );
       if (
         rows.length === 0 &&
         terms.length > 1 &&
@@ -233,7 +270,7 @@ class SqliteBackend implements MemoryBackend {
         }
         expression = termsToFts(terms, 'any');
         wide = withForms(terms, forms, 'any');
-        rows = rank(expression, need);
+        rows = rank(expression, need, headedFts(expression));
       }
       if (wide && rows.length < need) {
         // Second tier: chunks matched only through other forms of the words, ranked below

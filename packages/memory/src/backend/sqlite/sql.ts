@@ -103,6 +103,42 @@ export function rankSql(filters: { source: boolean; files: boolean; floor?: bool
 }
 
 /**
+ * A ranked page of chunk ids for an FTS5 expression among a chosen set of candidates
+ * (`@ids`, a JSON array of chunk ids, the lowest `@lo`): the ranking step of a query that
+ * matches more than MAX_RANKED_CHUNKS chunks (see {@link newestSql}). The `+` keeps SQLite
+ * from handing the id list to FTS5 one id at a time (each a new query with its own BM25
+ * statistics pass); the `@lo` bound lets FTS5 skip older matches.
+ */
+export function rankAmongSql(filters: { source: boolean; files: boolean }): string {
+  const join = filters.source || filters.files;
+  const where = [
+    'chunks_fts MATCH @q',
+    'chunks_fts.rowid >= @lo',
+    '+chunks_fts.rowid IN (SELECT value FROM json_each(@ids))',
+  ];
+  if (filters.source) where.push('f.source = @source');
+  if (filters.files) where.push('c.file IN (SELECT value FROM json_each(@files))');
+  return `SELECT chunks_fts.rowid AS id, ${BM25} AS score FROM chunks_fts${
+    join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
+  } WHERE ${where.join(' AND ')} ORDER BY score, id LIMIT @limit`;
+}
+
+/**
+ * The ids of the `@cap` most recently indexed chunks (highest ids) matching an FTS5
+ * expression, newest first; FTS5 walks its doclists backwards and stops there. Same narrowing
+ * as {@link rankSql}.
+ */
+export function newestSql(filters: { source: boolean; files: boolean }): string {
+  const join = filters.source || filters.files;
+  const where = ['chunks_fts MATCH @q'];
+  if (filters.source) where.push('f.source = @source');
+  if (filters.files) where.push('c.file IN (SELECT value FROM json_each(@files))');
+  return `SELECT chunks_fts.rowid AS id FROM chunks_fts${
+    join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
+  } WHERE ${where.join(' AND ')} ORDER BY chunks_fts.rowid DESC LIMIT @cap`;
+}
+
+/**
  * The id of the match just past the `@cap` most recent ones (highest chunk ids), or no row
  * when at most `@cap` chunks match: FTS5 walks its doclists from the highest rowid down and
  * stops there, without scoring anything. Same narrowing as {@link rankSql}.
@@ -126,4 +162,9 @@ export function existsSql(filters: { source: boolean; files: boolean }): string 
   return `SELECT 1 FROM chunks_fts${
     join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
   } WHERE ${where.join(' AND ')} LIMIT 1`;
+}
+
+/** An FTS5 expression matched within the heading path alone (a column filter). */
+export function headedFts(expression: string): string {
+  return `{heading_path} : (${expression})`;
 }
