@@ -293,7 +293,7 @@ export class SourceWatcher {
       return;
     }
     this.setListing(f, listed);
-    f.stats = listed.files.map((file) => statIn(dir, file));
+    f.stats = statAll(dir, this.source.root.path, listed.files);
     this.folders.set(rel, f);
     for (const s of f.stats) if (s) out.push(s);
     for (const childRel of listed.folders) this.walkChild(dir, childRel, out);
@@ -432,6 +432,42 @@ export class SourceWatcher {
       }
     }
   }
+}
+
+/**
+ * lstat of a new folder's files by absolute path (about half the cost of the anchored lookup),
+ * kept only if the folder at that path is still the one held afterwards; else stat'ed again
+ * inside the held folder. As in the walk, such stats decide only whether a note is read, and
+ * notes are always read through the root guard.
+ */
+function statAll(
+  dir: OpenedDir,
+  rootPath: string,
+  files: ListedFolder['files'],
+): Array<WalkedFile | undefined> {
+  const base = dir.relativePath === '' ? rootPath : `${rootPath}/${dir.relativePath}`;
+  const out: Array<WalkedFile | undefined> = [];
+  for (const file of files) {
+    let st: Stats | undefined;
+    try {
+      st = lstatSync(`${base}/${file.name}`, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    out.push(
+      st?.isFile()
+        ? { path: file.path, key: file.key, size: st.size, mtime: st.mtimeMs, ino: st.ino }
+        : undefined,
+    );
+  }
+  let same = false;
+  try {
+    const now = lstatSync(base, { throwIfNoEntry: false });
+    same = now?.isDirectory() === true && now.ino === dir.stat.ino && now.dev === dir.stat.dev;
+  } catch {
+    same = false;
+  }
+  return same ? out : files.map((file) => statIn(dir, file));
 }
 
 /** lstat of one listed file inside the held folder: its walk entry, or undefined if not a file. */
