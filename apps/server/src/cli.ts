@@ -51,6 +51,7 @@ Run 'lectern <command> --help' for a command's options. 'lectern --version' prin
   --wiki [ID=]DIR      Obsidian-style wiki (repeatable)
   --notes [ID=]DIR     Notes folder for the memory index (repeatable)
   --db FILE|URL        Memory database: a SQLite file, or postgres://user@host:port/db (shared)
+  --watch-notes        Watch the notes folders: a reindex checks only changed notes (local disks)
   --log-level LEVEL    ${LOG_LEVELS.join(', ')} (default info; logs go to stderr)`,
   serve: `Usage: lectern serve [options]
 
@@ -136,6 +137,7 @@ const OPTIONS = {
   wiki: { type: 'string', multiple: true },
   notes: { type: 'string', multiple: true },
   db: { type: 'string' },
+  'watch-notes': { type: 'boolean' },
   'log-level': { type: 'string' },
   http: { type: 'boolean' },
   port: { type: 'string' },
@@ -162,6 +164,19 @@ class UsageError extends Error {}
 
 /** Chooses the config: --preset, --config, root flags, ./lectern.config.json, or the examples. */
 export function resolveConfig(values: Values, cwd = process.cwd()): Config {
+  const config = chooseConfig(values, cwd);
+  if (values['watch-notes']) {
+    if (!config.memory) {
+      throw new UsageError(
+        '--watch-notes watches the memory notes, and none are configured: add --notes DIR or "memory" in the config',
+      );
+    }
+    config.memory.watch = true;
+  }
+  return config;
+}
+
+function chooseConfig(values: Values, cwd: string): Config {
   const flags: RootFlags = {
     ...(values.docs ? { docs: values.docs } : {}),
     ...(values.workspace ? { workspaces: values.workspace } : {}),

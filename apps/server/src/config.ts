@@ -133,6 +133,12 @@ export const ConfigSchema = z
           .strict()
           .optional()
           .describe('Connection options when db is a postgres:// URL.'),
+        watch: z
+          .boolean()
+          .optional()
+          .describe(
+            'Watch the source folders for changes so a reindex checks only the notes that changed instead of every one (default false; local disks only, not network mounts).',
+          ),
       })
       .strict()
       .optional()

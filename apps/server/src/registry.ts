@@ -243,6 +243,7 @@ export const REGISTRY: readonly PackageEntry[] = [
       ...common('memory', config.memory?.sources, config),
       ...(config.memory?.db === undefined ? {} : { db: config.memory.db }),
       ...(config.memory?.postgres === undefined ? {} : { postgres: config.memory.postgres }),
+      ...(config.memory?.watch === undefined ? {} : { watch: config.memory.watch }),
     }),
   }),
 ];

@@ -334,6 +334,47 @@ describe('lectern commands', () => {
     expect(r.stderr).toMatch(/\d+\/\d+ files/);
   });
 
+  it('--watch-notes serves memory with watched note folders; without notes it is refused', async () => {
+    const notes = join(s.dir, 'watched-notes');
+    mkdirSync(join(notes, 'sub'), { recursive: true });
+    writeFileSync(join(notes, 'a.md'), '# Alpha\n\nFirst note.\n');
+    const { client } = await connectStdio(
+      ['--notes', notes, '--db', join(s.dir, 'watched.db'), '--watch-notes'],
+      s.dir,
+    );
+    try {
+      expect((await call(client, 'memory_reindex')).data.added).toBe(1);
+      writeFileSync(join(notes, 'sub', 'b.md'), '# Beta\n\nAn axolotl.\n');
+      const second = await call(client, 'memory_reindex');
+      expect(second.data).toMatchObject({ added: 1, files: 2 });
+      const found = await call(client, 'memory_search', { query: 'axolotl' });
+      expect(found.data.results.map((r: Loose) => r.path)).toEqual(['notes/sub/b.md']);
+    } finally {
+      await client.close();
+    }
+    // The same from a config file.
+    const config = join(s.dir, 'watch.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        memory: {
+          sources: [{ id: 'notes', path: notes }],
+          watch: true,
+          db: join(s.dir, 'watched2.db'),
+        },
+      }),
+    );
+    const indexed = await run(['index', '--config', config], { cwd: s.dir });
+    expect(indexed.code, indexed.stderr).toBe(0);
+    expect(JSON.parse(indexed.stdout).files).toBe(2);
+
+    const refused = await run(['tools', '--docs', join(s.examples, 'docs'), '--watch-notes'], {
+      cwd: s.dir,
+    });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('--watch-notes');
+  });
+
   it('lint scores its own tools and diff compares snapshots', async () => {
     const lint = await run(['lint', '--preset', 'harness', '--format', 'json'], { cwd: s.dir });
     expect(lint.code, lint.stderr).toBe(0);

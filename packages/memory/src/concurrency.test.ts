@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -130,3 +131,46 @@ async function searchDuringChildReindex(dbPath: string): Promise<void> {
     await store.close();
   }
 }
+
+describe('a store watching its notes', () => {
+  test.each(['close', 'open'])(
+    'lets its process end on its own (store %s at the end)',
+    async (mode) => {
+      const notes = mkdtempSync(join(tmpdir(), 'lectern-watch-child-'));
+      try {
+        writeFileSync(join(notes, 'a.md'), '# Alpha\n');
+        const child = spawn(
+          process.execPath,
+          [
+            join(packageRoot, 'fixtures', 'watch-child.mjs'),
+            notes,
+            join(notes, '.lectern', 'memory.db'),
+            mode,
+          ],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => {
+          stdout += d;
+        });
+        child.stderr.on('data', (d) => {
+          stderr += d;
+        });
+        // Killed only if it hangs: an open watcher would keep it alive until then.
+        const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+        const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>(
+          (resolve) => child.on('close', (c, s) => resolve([c, s])),
+        );
+        clearTimeout(timer);
+        expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' });
+        const report = JSON.parse(stdout.split('\n')[0]!);
+        expect(report).toEqual({ added: 1, walk: 'watched', watching: 1 });
+        if (mode === 'close') expect(stdout).toContain('closed 0');
+      } finally {
+        rmSync(notes, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+});

@@ -4,6 +4,7 @@ import { MemoryError } from './lib/errors.js';
 import type { Language } from './lib/language.js';
 import type { StatWorker } from './lib/stat-worker.js';
 import type { ResolvedSource } from './lib/walk.js';
+import type { SourceWatcher } from './lib/watch.js';
 
 /** What the parts of a store (indexer, search, fragments, status) share. */
 export interface StoreContext {
@@ -17,6 +18,8 @@ export interface StoreContext {
   language: Language;
   /** The helper thread that stats part of a large source's files during a reindex walk. */
   statWorker?: StatWorker;
+  /** Change watchers of the sources, by source id, when the store watches (`watch: true`). */
+  watchers?: ReadonlyMap<string, SourceWatcher>;
 }
 
 /** `<source id>/<path in the source>`: how every path is shown. */

@@ -103,7 +103,13 @@ export async function reindexSources(
 
   const walked: Array<{ source: ResolvedSource; files: WalkedFile[] }> = [];
   for (const s of ctx.sources) {
-    const files = await walkSourceAsync(s, { worker: ctx.statWorker });
+    const watcher = ctx.watchers?.get(s.id);
+    const files = watcher
+      ? await watcher.walk({
+          full,
+          walk: () => walkSourceAsync(s, { worker: ctx.statWorker }),
+        })
+      : await walkSourceAsync(s, { worker: ctx.statWorker });
     if (files.length === 0) {
       warnings.push(
         `source "${s.id}" has no files matching ${s.include.join(', ')}; nothing is indexed from it.`,

@@ -97,6 +97,8 @@ export interface MemoryPackageOptions extends PackageOptions<MemorySourceOptions
   backend?: BackendFactory;
   /** Language of notes that declare none, for word forms (see `MemoryOptions.language`). */
   language?: Language;
+  /** Watch the note folders so a reindex stats only what changed (see `MemoryOptions.watch`). */
+  watch?: boolean;
   /**
    * `es` gives the native tools' errors in Spanish (same codes, same parameter names); any
    * other value, English. Descriptions stay English. The Spanish tool surface is the `memoria`
@@ -194,6 +196,7 @@ function memorySet(
     ...(options.backend === undefined ? {} : { backend: options.backend }),
     ...(options.postgres === undefined ? {} : { postgres: options.postgres }),
     ...(options.language === undefined ? {} : { language: options.language }),
+    ...(options.watch === undefined ? {} : { watch: options.watch }),
     ...limits,
   });
   return {

@@ -18,6 +18,7 @@ import {
   type ResolvedSource,
   WalkCache,
 } from './lib/walk.js';
+import { SourceWatcher } from './lib/watch.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_MEMORY_MAX_FILE_BYTES } from './limits.js';
 import { checkSearch, runSearch } from './search.js';
 import { sourceStatus } from './status.js';
@@ -89,6 +90,12 @@ function validateOptions(options: MemoryOptions): void {
       'postgres options apply to a PostgreSQL database: set dbPath to a postgres:// URL, or remove them.',
     );
   }
+  if (options.watch !== undefined && typeof options.watch !== 'boolean') {
+    throw new ToolError(
+      'INVALID_OPTIONS',
+      `watch must be true or false, got ${JSON.stringify(options.watch)}.`,
+    );
+  }
   if (options.backend !== undefined && typeof options.backend !== 'function') {
     throw new ToolError(
       'INVALID_OPTIONS',
@@ -146,7 +153,15 @@ export function createMemory(options: MemoryOptions): MemoryStore {
     },
     language,
     statWorker: new StatWorker(),
+    ...(options.watch === true
+      ? { watchers: new Map(sources.map((s) => [s.id, new SourceWatcher(s)])) }
+      : {}),
   });
+}
+
+/** The change watchers of a store made by {@link createMemory}, by source id (tests, bench). */
+export function sourceWatchers(store: MemoryStore): ReadonlyMap<string, SourceWatcher> | undefined {
+  return store instanceof Memory ? store.watchers : undefined;
 }
 
 /**
@@ -162,6 +177,11 @@ class Memory implements MemoryStore {
   private readonly backend: MemoryBackend;
   private readonly lock = new Mutex();
   private closed = false;
+
+  /** Change watchers, when the store watches. */
+  get watchers(): ReadonlyMap<string, SourceWatcher> | undefined {
+    return this.ctx.watchers;
+  }
 
   constructor(ctx: StoreContext) {
     this.ctx = ctx;
@@ -227,6 +247,7 @@ class Memory implements MemoryStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.ctx.watchers) for (const w of this.ctx.watchers.values()) w.close();
     await this.ctx.statWorker?.close();
     await this.backend.close();
   }

@@ -53,6 +53,14 @@ export interface MemoryOptions {
    * `INDEX_BUSY`, in milliseconds (default 60 000).
    */
   busyTimeoutMs?: number;
+  /**
+   * Watch the source folders for changes (default false). After the first full walk, a reindex
+   * then stats only the files and folders that change events named, instead of every file;
+   * the index is the same. Trusts the operating system's change events: use it on local file
+   * systems, not on network mounts. Any doubt (a watcher error, too many events, a watcher
+   * that cannot start) makes that reindex walk everything and set the watchers up again.
+   */
+  watch?: boolean;
 }
 
 /** Options of `MemoryStore.search`. */

@@ -64,7 +64,7 @@ export interface WalkStats {
 }
 
 /** What one folder held when it was last listed. */
-interface ListedFolder {
+export interface ListedFolder {
   mtime: number;
   ino: number;
   /** False when the folder changed so soon before it was listed that its mtime cannot be trusted. */
@@ -102,7 +102,7 @@ function direntKind(entry: Dirent): 'file' | 'dir' | 'link' | 'special' | 'unkno
 }
 
 /** Lists one held folder: included files, folders to descend into, links and special entries. */
-function listFolder(
+export function listFolder(
   source: ResolvedSource,
   dir: OpenedDir,
   listedAt: number,

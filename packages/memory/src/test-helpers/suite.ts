@@ -4,6 +4,7 @@ import { formsTests } from './suite-forms.js';
 import { memoriaTests } from './suite-memoria.js';
 import { storeTests } from './suite-store.js';
 import { toolTests } from './suite-tools.js';
+import { watchTests } from './suite-watch.js';
 
 /**
  * A memory backend as the shared suite sees it. Every test creates its stores with
@@ -49,4 +50,5 @@ export function memoryBackendSuite(target: BackendUnderTest): void {
   describe(`memory tools on ${target.name}`, () => toolTests(target));
   describe(`memoria preset on ${target.name}`, () => memoriaTests(target));
   describe(`word forms on ${target.name}`, () => formsTests(target));
+  describe(`watched notes on ${target.name}`, () => watchTests(target));
 }
