@@ -1,43 +1,19 @@
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { createMemory } from '../store.js';
-import type { MemoryOptions, MemoryStore } from '../types.js';
-import { type TempDir, tempDir } from './fs.js';
+import { expect, test } from 'vitest';
+import { storeFixture } from './fixture.js';
 import type { BackendUnderTest } from './suite.js';
 
 /** Word forms: plurals and other forms found through Snowball stems, exact words ranked first. */
 export function formsTests(target: BackendUnderTest): void {
-  let dir: TempDir;
-  let stores: MemoryStore[];
-
-  beforeEach(async () => {
-    dir = tempDir();
-    stores = [];
-    await target.beforeEach?.();
-  });
-  afterEach(async () => {
-    for (const s of stores) await s.close();
-    await target.afterEach?.();
-    dir.cleanup();
-  });
-
-  function open(options: Partial<MemoryOptions> & { db?: string } = {}): MemoryStore {
-    const { db, ...rest } = options;
-    const store = createMemory({
-      sources: [{ id: 'notes', path: dir.path }],
-      backend: target.backend(db),
-      ...rest,
-    });
-    stores.push(store);
-    return store;
-  }
+  const fx = storeFixture(target);
+  const open = fx.make;
 
   const paths = (r: { results: Array<{ path: string }> }) => r.results.map((c) => c.path);
 
   const SPANISH = (body: string) => `---\nlang: es\n---\n\n${body}\n`;
 
   test('a Spanish note (front matter lang: es) is found by other forms of its words', async () => {
-    dir.write('viaje.md', SPANISH('# Notas del viaje\n\nLas pruebas de manejo fueron largas.'));
-    dir.write('otra.md', '# Other\n\nNothing to see here.\n');
+    fx.dir.write('viaje.md', SPANISH('# Notas del viaje\n\nLas pruebas de manejo fueron largas.'));
+    fx.dir.write('otra.md', '# Other\n\nNothing to see here.\n');
     const store = open();
     expect(paths(await store.search({ query: 'prueba' }))).toEqual(['notes/viaje.md']);
     expect(paths(await store.search({ query: 'nota' }))).toEqual(['notes/viaje.md']);
@@ -48,8 +24,8 @@ export function formsTests(target: BackendUnderTest): void {
   });
 
   test('exact words rank above other forms, and scores stay in rank order', async () => {
-    dir.write('plural.md', SPANISH('# Varias\n\nPruebas, pruebas y más pruebas.'));
-    dir.write(
+    fx.dir.write('plural.md', SPANISH('# Varias\n\nPruebas, pruebas y más pruebas.'));
+    fx.dir.write(
       'exacta.md',
       SPANISH('# Una\n\nUna sola prueba, larga y detallada, con muchas palabras.'),
     );
@@ -70,8 +46,8 @@ export function formsTests(target: BackendUnderTest): void {
   });
 
   test('the configured language applies to notes that declare none', async () => {
-    dir.write('run.md', '# Log\n\nThe runner runs every morning.\n');
-    dir.write('notes.txt', 'Many notes were taken.\n');
+    fx.dir.write('run.md', '# Log\n\nThe runner runs every morning.\n');
+    fx.dir.write('notes.txt', 'Many notes were taken.\n');
     const english = open({ language: 'en' });
     expect(paths(await english.search({ query: 'running' }))).toEqual(['notes/run.md']);
     expect(paths(await english.search({ query: 'note' }))).toEqual(['notes/notes.txt']);
@@ -84,14 +60,14 @@ export function formsTests(target: BackendUnderTest): void {
 
   test('a form from one language never matches a note in another', async () => {
     // Spanish "nota" stems to "not"; the English word "not" must not answer for it.
-    dir.write('en.md', '# Drill\n\nThis is not a drill, notably.\n');
-    dir.write('es.md', SPANISH('# Viaje\n\nUnas notas sueltas.'));
+    fx.dir.write('en.md', '# Drill\n\nThis is not a drill, notably.\n');
+    fx.dir.write('es.md', SPANISH('# Viaje\n\nUnas notas sueltas.'));
     const store = open({ language: 'en' });
     expect(paths(await store.search({ query: 'nota' }))).toEqual(['notes/es.md']);
   });
 
   test('phrases and prefixes match as written', async () => {
-    dir.write('viaje.md', SPANISH('# Viaje\n\nLas pruebas largas terminaron.'));
+    fx.dir.write('viaje.md', SPANISH('# Viaje\n\nLas pruebas largas terminaron.'));
     const store = open();
     expect((await store.search({ query: '"prueba larga"' })).results).toEqual([]);
     expect(paths(await store.search({ query: '"pruebas largas"' }))).toEqual(['notes/viaje.md']);
@@ -99,14 +75,14 @@ export function formsTests(target: BackendUnderTest): void {
   });
 
   test('forms follow edits, and a new default language re-indexes every note', async () => {
-    dir.write('a.md', SPANISH('# A\n\nNada aquí.'));
+    fx.dir.write('a.md', SPANISH('# A\n\nNada aquí.'));
     const store = open({ db: 'shared' });
     await store.reindex();
     expect((await store.search({ query: 'canción' })).results).toEqual([]);
-    dir.write('a.md', SPANISH('# A\n\nDos canciones nuevas.'));
+    fx.dir.write('a.md', SPANISH('# A\n\nDos canciones nuevas.'));
     await store.reindex();
     expect(paths(await store.search({ query: 'cancion' }))).toEqual(['notes/a.md']);
-    dir.write('b.md', '# B\n\nThe boxes are packed.\n');
+    fx.dir.write('b.md', '# B\n\nThe boxes are packed.\n');
     await store.close();
 
     const english = open({ db: 'shared', language: 'en' });

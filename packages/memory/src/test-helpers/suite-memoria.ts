@@ -1,47 +1,28 @@
-import { type ConnectedTools, connectTools } from '@lectern/core/testing';
+import { connectTools } from '@lectern/core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { memoryTools } from '../package.js';
 import { memoriaTools } from '../presets/memoria.js';
-import { createMemory } from '../store.js';
-import type { MemoryStore } from '../types.js';
-import { errorOf, type TempDir, tempDir } from './fs.js';
+import { toolsFixture } from './fixture.js';
+import { errorOf } from './fs.js';
 import type { BackendUnderTest } from './suite.js';
 
 /** The memoria preset over MCP: Spanish names, native behaviour, errors spelled in Spanish. */
 export function memoriaTests(target: BackendUnderTest): void {
-  let dir: TempDir;
-  let store: MemoryStore;
-  let conn: ConnectedTools;
-
-  beforeEach(async () => {
-    dir = tempDir();
-    await target.beforeEach?.();
-    dir.write(
-      'cocina/recetas.md',
-      '# Recetas\n\n## Café de olla\n\nSe hierve el agua con canela y piloncillo, después se agrega el café.\n',
-    );
-    dir.write(
-      'diario.txt',
-      `${Array.from({ length: 300 }, (_, i) => `línea ${i + 1}`).join('\n')}\n`,
-    );
-    store = createMemory({ sources: [{ id: 'notas', path: dir.path }], backend: target.backend() });
-    conn = await connectTools(memoriaTools(store));
+  const fx = toolsFixture(target, {
+    sourceId: 'notas',
+    files: {
+      'cocina/recetas.md':
+        '# Recetas\n\n## Café de olla\n\nSe hierve el agua con canela y piloncillo, después se agrega el café.\n',
+      'diario.txt': `${Array.from({ length: 300 }, (_, i) => `línea ${i + 1}`).join('\n')}\n`,
+    },
+    tools: (store) => memoriaTools(store),
   });
-  afterEach(async () => {
-    await conn.close();
-    await store.close();
-    await target.afterEach?.();
-    dir.cleanup();
-  });
-
-  async function call(name: string, args: Record<string, unknown> = {}) {
-    return (await conn.client.callTool({ name, arguments: args })) as CallToolResult;
-  }
+  const call = fx.call;
 
   describe('memoria preset', () => {
     test('exposes the seed names and exactly the Spanish parameter names', async () => {
-      const { tools } = await conn.client.listTools();
+      const { tools } = await fx.conn.client.listTools();
       const shape = Object.fromEntries(
         tools.map((t) => [
           t.name,
@@ -76,7 +57,7 @@ export function memoriaTests(target: BackendUnderTest): void {
     });
 
     test('memoryTools with locale es keeps the native tools and answers errors in Spanish', async () => {
-      const tools = memoryTools(store, { locale: 'es' });
+      const tools = memoryTools(fx.store, { locale: 'es' });
       expect(tools.map((t) => t.name)).toEqual([
         'memory_search',
         'memory_read_fragment',

@@ -9,40 +9,17 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { isToolError } from '@lectern/core';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { MAX_RANKED_CHUNKS } from '../limits.js';
 import { createMemory } from '../store.js';
-import type { MemoryOptions, MemoryStore } from '../types.js';
-import { type TempDir, tempDir } from './fs.js';
+import { storeFixture } from './fixture.js';
+import { tempDir } from './fs.js';
 import type { BackendUnderTest } from './suite.js';
 
 /** The store's behaviour through its API: indexing, search, fragments, status. */
 export function storeTests(target: BackendUnderTest): void {
-  let dir: TempDir;
-  let stores: MemoryStore[];
-
-  beforeEach(async () => {
-    dir = tempDir();
-    stores = [];
-    await target.beforeEach?.();
-  });
-  afterEach(async () => {
-    for (const s of stores) await s.close();
-    await target.afterEach?.();
-    dir.cleanup();
-  });
-
-  /** A store over `sources` (default: the test folder as `notes`) on the backend under test. */
-  function make(options: Partial<MemoryOptions> & { db?: string } = {}): MemoryStore {
-    const { db, ...rest } = options;
-    const store = createMemory({
-      sources: [{ id: 'notes', path: dir.path }],
-      backend: target.backend(db),
-      ...rest,
-    });
-    stores.push(store);
-    return store;
-  }
+  const fx = storeFixture(target);
+  const make = fx.make;
   const open = make;
 
   async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -72,7 +49,7 @@ Aphids on the roses again; tried neem oil.
 
   describe('createMemory', () => {
     test('builds the index on the first search and cites file, lines and heading path', async () => {
-      dir.write('garden.md', GARDEN);
+      fx.dir.write('garden.md', GARDEN);
       const store = open();
       expect((await store.listSources()).built).toBe(false);
       const r = await store.search({ query: 'neem' });
@@ -96,20 +73,22 @@ Aphids on the roses again; tried neem oil.
 
     test('refuses bad options with clear codes', () => {
       expect(() => createMemory({ sources: [] })).toThrow(/at least one source/);
-      expect(() => createMemory({ sources: [{ id: 'a/b', path: dir.path }] })).toThrow(/invalid/);
+      expect(() => createMemory({ sources: [{ id: 'a/b', path: fx.dir.path }] })).toThrow(
+        /invalid/,
+      );
       expect(() =>
         createMemory({
           sources: [
-            { id: 'a', path: dir.path },
-            { id: 'a', path: dir.path },
+            { id: 'a', path: fx.dir.path },
+            { id: 'a', path: fx.dir.path },
           ],
         }),
       ).toThrow(/twice/);
-      expect(() => createMemory({ sources: [{ id: 'a', path: join(dir.path, 'nope') }] })).toThrow(
-        /does not exist/,
-      );
       expect(() =>
-        createMemory({ sources: [{ id: 'a', path: dir.path }], maxFileBytes: 0 }),
+        createMemory({ sources: [{ id: 'a', path: join(fx.dir.path, 'nope') }] }),
+      ).toThrow(/does not exist/);
+      expect(() =>
+        createMemory({ sources: [{ id: 'a', path: fx.dir.path }], maxFileBytes: 0 }),
       ).toThrow(/maxFileBytes/);
     });
 
@@ -122,9 +101,9 @@ Aphids on the roses again; tried neem oil.
 
   describe('incremental reindex', () => {
     test('edit, rename and delete touch only what changed', async () => {
-      dir.write('a.md', '# Alpha\n\nThe quick brown fox.\n');
-      dir.write('b.md', '# Beta\n\nLazy dogs sleep all day.\n');
-      dir.write('sub/c.txt', 'Plain text about lanterns.\n');
+      fx.dir.write('a.md', '# Alpha\n\nThe quick brown fox.\n');
+      fx.dir.write('b.md', '# Beta\n\nLazy dogs sleep all day.\n');
+      fx.dir.write('sub/c.txt', 'Plain text about lanterns.\n');
       const store = open();
       const first = await store.reindex();
       expect(first).toMatchObject({ added: 3, updated: 0, removed: 0, unchanged: 0, files: 3 });
@@ -134,13 +113,13 @@ Aphids on the roses again; tried neem oil.
       expect(again).toMatchObject({ added: 0, updated: 0, removed: 0, renamed: 0, unchanged: 3 });
 
       // Edit.
-      dir.write('a.md', '# Alpha\n\nThe quick brown fox jumps over a zebra.\n');
+      fx.dir.write('a.md', '# Alpha\n\nThe quick brown fox jumps over a zebra.\n');
       expect(await store.reindex()).toMatchObject({ updated: 1, unchanged: 2, added: 0 });
       expect(paths(await store.search({ query: 'zebra' }))).toEqual(['notes/a.md']);
       expect((await store.search({ query: 'lazy dogs' })).results).toHaveLength(1);
 
       // Rename (same content, new path): chunks follow the file.
-      renameSync(join(dir.path, 'b.md'), join(dir.path, 'sub', 'b-renamed.md'));
+      renameSync(join(fx.dir.path, 'b.md'), join(fx.dir.path, 'sub', 'b-renamed.md'));
       const renamed = await store.reindex();
       expect(renamed).toMatchObject({ renamed: 1, added: 0, removed: 0, files: 3 });
       expect(paths(await store.search({ query: 'lazy' }))).toEqual(['notes/sub/b-renamed.md']);
@@ -150,14 +129,14 @@ Aphids on the roses again; tried neem oil.
       );
 
       // Delete.
-      rmSync(join(dir.path, 'sub', 'c.txt'));
+      rmSync(join(fx.dir.path, 'sub', 'c.txt'));
       const deleted = await store.reindex();
       expect(deleted).toMatchObject({ removed: 1, files: 2 });
       expect((await store.search({ query: 'lanterns' })).results).toEqual([]);
     });
 
     test('a same-size edit within the same second is caught (racy mtime re-hash)', async () => {
-      const file = dir.write('n.md', 'alpha bravo\n');
+      const file = fx.dir.write('n.md', 'alpha bravo\n');
       // A whole-second mtime close to now, restored after the edit: size and mtime both match.
       const t = new Date(Math.floor(Date.now() / 1000) * 1000);
       utimesSync(file, t, t);
@@ -173,7 +152,7 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('a touched file with identical content is confirmed by sha256 and not re-chunked', async () => {
-      const file = dir.write('n.md', 'gamma\n');
+      const file = fx.dir.write('n.md', 'gamma\n');
       const old = new Date(Date.now() - 60_000);
       utimesSync(file, old, old);
       const store = open();
@@ -187,11 +166,11 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('full reindex rebuilds everything and reports updated files', async () => {
-      dir.write('a.md', 'one\n');
-      dir.write('b.md', 'two\n');
+      fx.dir.write('a.md', 'one\n');
+      fx.dir.write('b.md', 'two\n');
       const store = open();
       await store.reindex();
-      rmSync(join(dir.path, 'b.md'));
+      rmSync(join(fx.dir.path, 'b.md'));
       const r = await store.reindex({ full: true });
       expect(r).toMatchObject({
         full: true,
@@ -204,8 +183,8 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('a file that becomes invalid UTF-8 is dropped and reported, not fatal', async () => {
-      dir.write('good.md', '# Good\n\nfine words\n');
-      const bad = dir.write('bad.md', '# Bad\n\nonce valid text\n');
+      fx.dir.write('good.md', '# Good\n\nfine words\n');
+      const bad = fx.dir.write('bad.md', '# Bad\n\nonce valid text\n');
       const store = open();
       await store.reindex();
       expect((await store.search({ query: 'valid' })).results).toHaveLength(1);
@@ -238,9 +217,9 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('binary files and files over maxFileBytes are reported, never read into the index', async () => {
-      dir.write('bin.txt', Buffer.from('abc\u0000def'));
-      dir.write('big.md', 'word '.repeat(400));
-      dir.write('ok.md', 'ok\n');
+      fx.dir.write('bin.txt', Buffer.from('abc\u0000def'));
+      fx.dir.write('big.md', 'word '.repeat(400));
+      fx.dir.write('ok.md', 'ok\n');
       const store = open({ maxFileBytes: 1000 });
       const r = await store.reindex();
       expect(r.errors.map((e) => [e.path, e.code])).toEqual([
@@ -262,16 +241,16 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('hidden folders, non-matching files and symbolic links are skipped', async () => {
-      dir.write('visible.md', 'kiwi\n');
-      dir.write('.hidden/secret.md', 'kiwi\n');
-      dir.write('.dotfile.md', 'kiwi\n');
-      dir.write('image.png', 'kiwi\n');
-      dir.write('node_modules/pkg/readme.md', 'kiwi\n');
+      fx.dir.write('visible.md', 'kiwi\n');
+      fx.dir.write('.hidden/secret.md', 'kiwi\n');
+      fx.dir.write('.dotfile.md', 'kiwi\n');
+      fx.dir.write('image.png', 'kiwi\n');
+      fx.dir.write('node_modules/pkg/readme.md', 'kiwi\n');
       const outside = tempDir();
       try {
         outside.write('outside.md', 'kiwi\n');
-        symlinkSync(join(outside.path, 'outside.md'), join(dir.path, 'link.md'));
-        symlinkSync(outside.path, join(dir.path, 'linked-folder'));
+        symlinkSync(join(outside.path, 'outside.md'), join(fx.dir.path, 'link.md'));
+        symlinkSync(outside.path, join(fx.dir.path, 'linked-folder'));
         const store = open();
         expect(paths(await store.search({ query: 'kiwi' }))).toEqual(['notes/visible.md']);
       } finally {
@@ -280,12 +259,12 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('include and exclude globs are honoured', async () => {
-      dir.write('keep/a.md', 'papaya\n');
-      dir.write('drafts/b.md', 'papaya\n');
-      dir.write('keep/c.org', 'papaya\n');
+      fx.dir.write('keep/a.md', 'papaya\n');
+      fx.dir.write('drafts/b.md', 'papaya\n');
+      fx.dir.write('keep/c.org', 'papaya\n');
       const store = make({
         sources: [
-          { id: 'n', path: dir.path, include: ['**/*.md', '**/*.org'], exclude: ['drafts/**'] },
+          { id: 'n', path: fx.dir.path, include: ['**/*.md', '**/*.org'], exclude: ['drafts/**'] },
         ],
       });
       expect(paths(await store.search({ query: 'papaya' }))).toEqual([
@@ -295,7 +274,7 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('a cancelled reindex leaves the index as it was', async () => {
-      for (let i = 0; i < 30; i++) dir.write(`n${i}.md`, `note number ${i} mango\n`);
+      for (let i = 0; i < 30; i++) fx.dir.write(`n${i}.md`, `note number ${i} mango\n`);
       const store = open();
       const controller = new AbortController();
       const code = await codeOf(
@@ -316,11 +295,11 @@ Aphids on the roses again; tried neem oil.
     test('several sources: paths carry the source id, filters narrow the search', async () => {
       const work = tempDir();
       try {
-        dir.write('plan.md', '# Plan\n\nquarterly roadmap\n');
+        fx.dir.write('plan.md', '# Plan\n\nquarterly roadmap\n');
         work.write('plan.md', '# Plan\n\nroadmap for the team\n');
         const store = make({
           sources: [
-            { id: 'personal', path: dir.path },
+            { id: 'personal', path: fx.dir.path },
             { id: 'work', path: work.path },
           ],
         });
@@ -347,18 +326,18 @@ Aphids on the roses again; tried neem oil.
     test('a source removed from the configuration is dropped at the next reindex', async () => {
       const other = tempDir();
       try {
-        dir.write('a.md', 'apricot\n');
+        fx.dir.write('a.md', 'apricot\n');
         other.write('b.md', 'apricot\n');
         const both = make({
           sources: [
-            { id: 'a', path: dir.path },
+            { id: 'a', path: fx.dir.path },
             { id: 'b', path: other.path },
           ],
           db: 'shared',
         });
         await both.reindex();
         await both.close();
-        const one = make({ sources: [{ id: 'a', path: dir.path }], db: 'shared' });
+        const one = make({ sources: [{ id: 'a', path: fx.dir.path }], db: 'shared' });
         const r = await one.reindex();
         expect(r.removed).toBe(1);
         expect(paths(await one.search({ query: 'apricot' }))).toEqual(['a/a.md']);
@@ -380,14 +359,14 @@ Aphids on the roses again; tried neem oil.
       for (let i = 0; i < headed; i++) old.push(`## Alpha heading ${i}`, '', 'alpha body text', '');
       for (let i = 0; i < headed; i++) old.push(`## Beta heading ${i}`, '', 'alpha beta text', '');
       for (let i = 0; i < oldPlain; i++) old.push(`## Old ${i}`, '', 'alpha beta plain old', '');
-      dir.write('old.md', old.join('\n'));
+      fx.dir.write('old.md', old.join('\n'));
       const store = open();
       await store.reindex();
       const fresher: string[] = [];
       for (let i = 0; i < MAX_RANKED_CHUNKS; i++) {
         fresher.push(`## Entry ${i}`, '', 'alpha beta with some other filler words', '');
       }
-      dir.write('new.md', fresher.join('\n'));
+      fx.dir.write('new.md', fresher.join('\n'));
       await store.reindex();
 
       // One term: only the "Alpha …" headings hold it, so those 20 come first, though they
@@ -436,14 +415,14 @@ Aphids on the roses again; tried neem oil.
       for (let i = 0; i < dense; i++)
         old.push(`## Topic ${i}`, '', 'alpha alpha alpha alpha dense', '');
       for (let i = 0; i < plain; i++) old.push(`## Item ${i}`, '', 'alpha plain words here', '');
-      dir.write('old.md', old.join('\n'));
+      fx.dir.write('old.md', old.join('\n'));
       const store = open();
       await store.reindex();
       const fresher: string[] = [];
       for (let i = 0; i < fresh; i++) {
         fresher.push(`## Entry ${i}`, '', 'alpha with some other filler words', '');
       }
-      dir.write('new.md', fresher.join('\n'));
+      fx.dir.write('new.md', fresher.join('\n'));
       await store.reindex();
       // Line of the first section of old.md left out: the `over` oldest chunks are.
       const firstKept = over * 4 + 1;
@@ -475,11 +454,11 @@ Aphids on the roses again; tried neem oil.
     }, 180_000);
 
     beforeEach(() => {
-      dir.write(
+      fx.dir.write(
         'recetas.md',
         '# Recetas\n\n## Café de olla\n\nEl café se prepara con canela y piloncillo.\n\n## Crème brûlée\n\nPostre francés con azúcar quemada.\n',
       );
-      dir.write(
+      fx.dir.write(
         'ops.md',
         '# Operations\n\n## Deployment\n\nDeployments go out on Tuesdays. Roll back with the e-mail runbook.\n\n## Incidents\n\nPage the on-call engineer; write a post-mortem within 48 hours.\n',
       );
@@ -570,8 +549,8 @@ Aphids on the roses again; tried neem oil.
 
     test('in any-term fallback, words found in most chunks are dropped only when others occur', async () => {
       for (let i = 0; i < 10; i++)
-        dir.write(`w/${i}.md`, `# Week ${i}\n\nweekly status report ${i}\n`);
-      dir.write('w/x.md', '# Extra\n\nquince harvest\n');
+        fx.dir.write(`w/${i}.md`, `# Week ${i}\n\nweekly status report ${i}\n`);
+      fx.dir.write('w/x.md', '# Extra\n\nquince harvest\n');
       const store = open();
       // "weekly" is in 10 of 15 chunks; no chunk has both words, so the fallback runs on quince alone.
       const r = await store.search({ query: 'weekly quince' });
@@ -585,7 +564,7 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('headings weigh more than body text', async () => {
-      dir.write('x.md', '# Unrelated\n\nWe talked about incidents briefly.\n');
+      fx.dir.write('x.md', '# Unrelated\n\nWe talked about incidents briefly.\n');
       const store = open();
       const r = await store.search({ query: 'incidents' });
       expect(r.results[0]).toMatchObject({
@@ -612,7 +591,7 @@ Aphids on the roses again; tried neem oil.
 
     test('limit, offset and next_offset page through results', async () => {
       for (let i = 0; i < 7; i++)
-        dir.write(`p/${i}.md`, `# Page ${i}\n\nshared pomegranate ${i}\n`);
+        fx.dir.write(`p/${i}.md`, `# Page ${i}\n\nshared pomegranate ${i}\n`);
       const store = open();
       const first = await store.search({ query: 'pomegranate', limit: 3 });
       expect(first.results).toHaveLength(3);
@@ -629,7 +608,7 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('path_glob filters by path inside the source or with the source id', async () => {
-      dir.write('journal/2024-01.md', 'deployment diary\n');
+      fx.dir.write('journal/2024-01.md', 'deployment diary\n');
       const store = open();
       expect(paths(await store.search({ query: 'deployment', pathGlob: 'journal/**' }))).toEqual([
         'notes/journal/2024-01.md',
@@ -656,8 +635,8 @@ Aphids on the roses again; tried neem oil.
       const store = open();
       await store.reindex();
       writeFileSync(
-        join(dir.path, 'ops.md'),
-        `${readFileSync(join(dir.path, 'ops.md'), 'utf8')}\nmore\n`,
+        join(fx.dir.path, 'ops.md'),
+        `${readFileSync(join(fx.dir.path, 'ops.md'), 'utf8')}\nmore\n`,
       );
       const r = await store.search({ query: 'deployment' });
       expect(r.results[0]!.stale).toBe(true);
@@ -668,8 +647,8 @@ Aphids on the roses again; tried neem oil.
   describe('readFragment', () => {
     const lines = Array.from({ length: 450 }, (_, i) => `line ${i + 1}`);
     beforeEach(() => {
-      dir.write('long.md', `${lines.join('\n')}\n`);
-      dir.write('empty.md', '');
+      fx.dir.write('long.md', `${lines.join('\n')}\n`);
+      fx.dir.write('empty.md', '');
     });
 
     test('defaults to the first 200 lines, numbered', async () => {
@@ -737,11 +716,11 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('a window stops before exceeding 256 KiB; a single longer line is refused clearly', async () => {
-      dir.write('wide.md', `short\n${'x'.repeat(200 * 1024)}\n${'y'.repeat(100 * 1024)}\nend\n`);
+      fx.dir.write('wide.md', `short\n${'x'.repeat(200 * 1024)}\n${'y'.repeat(100 * 1024)}\nend\n`);
       const store = open();
       const f = await store.readFragment({ path: 'notes/wide.md' });
       expect(f).toMatchObject({ start_line: 1, end_line: 2, has_more: true, next_start_line: 3 });
-      dir.write('huge-line.md', `${'z'.repeat(300 * 1024)}\n`);
+      fx.dir.write('huge-line.md', `${'z'.repeat(300 * 1024)}\n`);
       await store.reindex();
       const err = await store.readFragment({ path: 'notes/huge-line.md' }).catch((e) => e);
       expect(err.code).toBe('LINE_TOO_LONG');
@@ -761,7 +740,7 @@ Aphids on the roses again; tried neem oil.
     });
 
     test('only indexed files, inside the source, can be read', async () => {
-      dir.write('photo.png', 'not indexed');
+      fx.dir.write('photo.png', 'not indexed');
       const store = open();
       const miss = await store.readFragment({ path: 'notes/lnog.md' }).catch((e) => e);
       expect(miss.code).toBe('NOT_INDEXED');
@@ -783,8 +762,8 @@ Aphids on the roses again; tried neem oil.
       const outside = tempDir();
       try {
         outside.write('x.md', 'secret\n');
-        rmSync(join(dir.path, 'long.md'));
-        symlinkSync(join(outside.path, 'x.md'), join(dir.path, 'long.md'));
+        rmSync(join(fx.dir.path, 'long.md'));
+        symlinkSync(join(outside.path, 'x.md'), join(fx.dir.path, 'long.md'));
         expect(await codeOf(store.readFragment({ path: 'notes/long.md' }))).toBe('PATH_SYMLINK');
       } finally {
         outside.cleanup();
@@ -794,19 +773,19 @@ Aphids on the roses again; tried neem oil.
     test('changed files read as stale with the current text; deleted ones fail clearly', async () => {
       const store = open();
       await store.reindex();
-      writeFileSync(join(dir.path, 'long.md'), 'new first line\n');
+      writeFileSync(join(fx.dir.path, 'long.md'), 'new first line\n');
       const f = await store.readFragment({ path: 'notes/long.md' });
       expect(f).toMatchObject({ stale: true, total_lines: 1, content: '1\tnew first line' });
       expect(f.version).not.toBe(f.indexed_version);
-      rmSync(join(dir.path, 'long.md'));
+      rmSync(join(fx.dir.path, 'long.md'));
       expect(await codeOf(store.readFragment({ path: 'notes/long.md' }))).toBe('FILE_DELETED');
     });
   });
 
   describe('listSources', () => {
     test('counts new, changed and deleted files since the last reindex', async () => {
-      dir.write('a.md', '# A\n\nalpha\n');
-      dir.write('b.md', '# B\n\nbeta\n');
+      fx.dir.write('a.md', '# A\n\nalpha\n');
+      fx.dir.write('b.md', '# B\n\nbeta\n');
       const store = open();
       const before = (await store.listSources()).sources[0]!;
       expect(before).toMatchObject({
@@ -822,12 +801,13 @@ Aphids on the roses again; tried neem oil.
         pending: { new: 0, changed: 0, deleted: 0 },
       });
       expect(after.bytes).toBe(
-        readFileSync(join(dir.path, 'a.md')).length + readFileSync(join(dir.path, 'b.md')).length,
+        readFileSync(join(fx.dir.path, 'a.md')).length +
+          readFileSync(join(fx.dir.path, 'b.md')).length,
       );
       expect(Date.parse(after.indexed_at!)).not.toBeNaN();
-      dir.write('c.md', 'gamma\n');
-      dir.write('a.md', '# A\n\nalpha changed\n');
-      rmSync(join(dir.path, 'b.md'));
+      fx.dir.write('c.md', 'gamma\n');
+      fx.dir.write('a.md', '# A\n\nalpha changed\n');
+      rmSync(join(fx.dir.path, 'b.md'));
       expect((await store.listSources()).sources[0]!.pending).toEqual({
         new: 1,
         changed: 1,
@@ -841,8 +821,8 @@ Aphids on the roses again; tried neem oil.
       const outside = tempDir();
       try {
         const secret = outside.write('secret.md', 'classified apricot\n');
-        linkSync(secret, join(dir.path, 'linked.md'));
-        dir.write('plain.md', 'apricot\n');
+        linkSync(secret, join(fx.dir.path, 'linked.md'));
+        fx.dir.write('plain.md', 'apricot\n');
         const store = open();
         const r = await store.reindex();
         expect(r.errors.map((e) => [e.path, e.code])).toEqual([
@@ -850,7 +830,7 @@ Aphids on the roses again; tried neem oil.
         ]);
         expect(paths(await store.search({ query: 'apricot' }))).toEqual(['notes/plain.md']);
         const trusting = make({
-          sources: [{ id: 'notes', path: dir.path, allowHardLinks: true }],
+          sources: [{ id: 'notes', path: fx.dir.path, allowHardLinks: true }],
           db: 'trusting',
         });
         await trusting.reindex();

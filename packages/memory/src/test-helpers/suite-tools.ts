@@ -1,45 +1,28 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ConnectedTools, connectTools } from '@lectern/core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { memoryTools } from '../package.js';
-import { createMemory } from '../store.js';
-import type { MemoryStore } from '../types.js';
-import { errorOf, type TempDir, tempDir } from './fs.js';
+import { toolsFixture } from './fixture.js';
+import { errorOf } from './fs.js';
 import type { BackendUnderTest } from './suite.js';
 
 /** The native memory tools over MCP (SDK client and server over an in-memory transport). */
 export function toolTests(target: BackendUnderTest): void {
-  let dir: TempDir;
-  let store: MemoryStore;
-  let conn: ConnectedTools;
-
-  beforeEach(async () => {
-    dir = tempDir();
-    await target.beforeEach?.();
-    dir.write(
-      'projects/alpha.md',
-      '# Project Alpha\n\n## Goals\n\nShip the ingestion pipeline by March.\n\n## Risks\n\nThe vendor API rate limits us to 10 requests per second.\n',
-    );
-    dir.write('log.txt', 'Met with the vendor about rate limits.\n');
-    store = createMemory({ sources: [{ id: 'notes', path: dir.path }], backend: target.backend() });
-    conn = await connectTools(memoryTools(store));
+  const fx = toolsFixture(target, {
+    sourceId: 'notes',
+    files: {
+      'projects/alpha.md':
+        '# Project Alpha\n\n## Goals\n\nShip the ingestion pipeline by March.\n\n## Risks\n\nThe vendor API rate limits us to 10 requests per second.\n',
+      'log.txt': 'Met with the vendor about rate limits.\n',
+    },
+    tools: (store) => memoryTools(store),
   });
-  afterEach(async () => {
-    await conn.close();
-    await store.close();
-    await target.afterEach?.();
-    dir.cleanup();
-  });
-
-  async function call(name: string, args: Record<string, unknown> = {}) {
-    return (await conn.client.callTool({ name, arguments: args })) as CallToolResult;
-  }
+  const call = fx.call;
 
   describe('memory tools over MCP', () => {
     test('lists the four tools with full annotations and described parameters', async () => {
-      const { tools } = await conn.client.listTools();
+      const { tools } = await fx.conn.client.listTools();
       expect(tools.map((t) => t.name)).toEqual([
         'memory_search',
         'memory_read_fragment',
@@ -151,7 +134,7 @@ export function toolTests(target: BackendUnderTest): void {
       expect(missing.details).toMatchObject({ param: 'path' });
       expect(missing.error).toMatch(/memory_search.*memory_reindex/);
       // Called directly, the store speaks its own API's names.
-      const direct = await store.search({ query: 'vendor', pathGlob: ' ' }).catch((e) => e);
+      const direct = await fx.store.search({ query: 'vendor', pathGlob: ' ' }).catch((e) => e);
       expect(direct.message).toMatch(/^`pathGlob` is empty/);
       expect(direct.details).toEqual({ param: 'pathGlob' });
     });
@@ -172,7 +155,7 @@ export function toolTests(target: BackendUnderTest): void {
       expect(before.sources[0]).toMatchObject({ id: 'notes', pending: { new: 2 } });
 
       const progress: Array<{ progress: number; total?: number }> = [];
-      const res = (await conn.client.callTool(
+      const res = (await fx.conn.client.callTool(
         { name: 'memory_reindex', arguments: {} },
         undefined,
         {
@@ -185,7 +168,7 @@ export function toolTests(target: BackendUnderTest): void {
       expect(progress[0]).toMatchObject({ progress: 0, total: 2 });
       expect(progress.at(-1)).toMatchObject({ progress: 2, total: 2 });
 
-      writeFileSync(join(dir.path, 'log.txt'), 'Rewritten entirely.\n');
+      writeFileSync(join(fx.dir.path, 'log.txt'), 'Rewritten entirely.\n');
       const again = await call('memory_reindex', { full: false });
       expect(again.structuredContent).toMatchObject({ updated: 1, unchanged: 1 });
       const full = await call('memory_reindex', { full: true });
@@ -193,7 +176,7 @@ export function toolTests(target: BackendUnderTest): void {
     });
 
     test('memoryTools refuses an unknown locale', () => {
-      expect(() => memoryTools(store, { locale: 'fr' as 'en' })).toThrow(/unknown locale/);
+      expect(() => memoryTools(fx.store, { locale: 'fr' as 'en' })).toThrow(/unknown locale/);
     });
   });
 }

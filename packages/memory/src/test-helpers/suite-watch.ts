@@ -1,10 +1,11 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { bySize } from '@lectern/core/testing';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { createMemory, sourceWatchers } from '../store.js';
+import { expect, test } from 'vitest';
+import { sourceWatchers } from '../store.js';
 import type { MemoryOptions, MemoryStore } from '../types.js';
-import { type TempDir, tempDir } from './fs.js';
+import { storeFixture } from './fixture.js';
+import { tempDir } from './fs.js';
 import type { BackendUnderTest } from './suite.js';
 
 /**
@@ -12,30 +13,8 @@ import type { BackendUnderTest } from './suite.js';
  * each watched reindex leaves compared with the one a full reindex of the same files builds.
  */
 export function watchTests(target: BackendUnderTest): void {
-  let dir: TempDir;
-  let stores: MemoryStore[];
-
-  beforeEach(async () => {
-    dir = tempDir();
-    stores = [];
-    await target.beforeEach?.();
-  });
-  afterEach(async () => {
-    for (const s of stores) await s.close();
-    await target.afterEach?.();
-    dir.cleanup();
-  });
-
-  function make(options: Partial<MemoryOptions> & { db?: string } = {}): MemoryStore {
-    const { db, ...rest } = options;
-    const store = createMemory({
-      sources: [{ id: 'notes', path: dir.path }],
-      backend: target.backend(db),
-      ...rest,
-    });
-    stores.push(store);
-    return store;
-  }
+  const fx = storeFixture(target);
+  const make = fx.make;
 
   /** How the last reindex of `store` walked the notes. */
   const lastWalk = (store: MemoryStore) => sourceWatchers(store)?.get('notes')?.lastWalk;
@@ -43,7 +22,7 @@ export function watchTests(target: BackendUnderTest): void {
   /** Everything the index of database `db` holds about files: identity, content hash, problems, chunks. */
   async function snapshot(db: string) {
     const backend = target.backend(db)({
-      sources: [{ id: 'notes', root: dir.path }],
+      sources: [{ id: 'notes', root: fx.dir.path }],
       dbPath: undefined,
       language: 'simple',
     });
@@ -87,34 +66,34 @@ export function watchTests(target: BackendUnderTest): void {
   }
 
   test('a watched store reindexes edits, new, removed and renamed notes and folders like a full walk', async () => {
-    dir.write('a.md', '# Alpha\n\nThe first note.\n');
-    dir.write('sub/b.md', '# Beta\n\nThe second note.\n');
+    fx.dir.write('a.md', '# Alpha\n\nThe first note.\n');
+    fx.dir.write('sub/b.md', '# Beta\n\nThe second note.\n');
     const store = make({ watch: true });
     expect((await store.reindex()).added).toBe(2);
     expect(lastWalk(store)).toBe('full');
 
-    appendFileSync(join(dir.path, 'sub/b.md'), '\nA platypus appears.\n');
+    appendFileSync(join(fx.dir.path, 'sub/b.md'), '\nA platypus appears.\n');
     expect((await expectSameAsFull(store)).updated).toBe(1);
     expect((await store.search({ query: 'platypus' })).results.map((c) => c.path)).toEqual([
       'notes/sub/b.md',
     ]);
 
-    dir.write('new.md', '# New\n\nA wombat.\n');
+    fx.dir.write('new.md', '# New\n\nA wombat.\n');
     expect((await expectSameAsFull(store)).added).toBe(1);
 
-    renameSync(join(dir.path, 'new.md'), join(dir.path, 'sub/renamed.md'));
+    renameSync(join(fx.dir.path, 'new.md'), join(fx.dir.path, 'sub/renamed.md'));
     expect((await expectSameAsFull(store)).renamed).toBe(1);
 
-    rmSync(join(dir.path, 'a.md'));
+    rmSync(join(fx.dir.path, 'a.md'));
     expect((await expectSameAsFull(store)).removed).toBe(1);
 
-    mkdirSync(join(dir.path, 'trip/day1'), { recursive: true });
-    dir.write('trip/day1/log.md', '# Day one\n\nA quokka.\n');
-    dir.write('trip/plan.md', '# Plan\n');
+    mkdirSync(join(fx.dir.path, 'trip/day1'), { recursive: true });
+    fx.dir.write('trip/day1/log.md', '# Day one\n\nA quokka.\n');
+    fx.dir.write('trip/plan.md', '# Plan\n');
     expect((await expectSameAsFull(store)).added).toBe(2);
     expect((await store.search({ query: 'quokka' })).results).toHaveLength(1);
 
-    rmSync(join(dir.path, 'trip'), { recursive: true });
+    rmSync(join(fx.dir.path, 'trip'), { recursive: true });
     expect((await expectSameAsFull(store)).removed).toBe(2);
     expect((await store.search({ query: 'quokka' })).results).toHaveLength(0);
   });
@@ -123,17 +102,17 @@ export function watchTests(target: BackendUnderTest): void {
     const outside = tempDir('lectern-memory-outside-');
     try {
       outside.write('secret.md', '# Secret\n\nA narwhal.\n');
-      dir.write('a.md', '# Alpha\n');
-      dir.write('grow.md', '# Small\n');
+      fx.dir.write('a.md', '# Alpha\n');
+      fx.dir.write('grow.md', '# Small\n');
       const store = make({ watch: true, maxFileBytes: 1000 });
       await store.reindex();
 
-      symlinkSync(join(outside.path, 'secret.md'), join(dir.path, 'link.md'));
-      symlinkSync(outside.path, join(dir.path, 'linked-folder'));
+      symlinkSync(join(outside.path, 'secret.md'), join(fx.dir.path, 'link.md'));
+      symlinkSync(outside.path, join(fx.dir.path, 'linked-folder'));
       await expectSameAsFull(store, { maxFileBytes: 1000 });
       expect((await store.search({ query: 'narwhal' })).results).toHaveLength(0);
 
-      appendFileSync(join(dir.path, 'grow.md'), 'x'.repeat(2000));
+      appendFileSync(join(fx.dir.path, 'grow.md'), 'x'.repeat(2000));
       const r = await expectSameAsFull(store, { maxFileBytes: 1000 });
       expect(r.errors.map((e) => [e.path, e.code])).toEqual([['notes/grow.md', 'FILE_TOO_LARGE']]);
       expect(r.removed).toBe(1);
@@ -143,26 +122,26 @@ export function watchTests(target: BackendUnderTest): void {
   });
 
   test('falls back to a full walk (forced, or the notes folder made again) and watches again', async () => {
-    dir.write('a.md', '# Alpha\n');
+    fx.dir.write('a.md', '# Alpha\n');
     const store = make({ watch: true });
     await store.reindex();
     const watcher = sourceWatchers(store)?.get('notes');
     expect(watcher).toBeDefined();
 
     watcher?.breakForTest('forced by the test');
-    dir.write('b.md', '# Beta\n');
+    fx.dir.write('b.md', '# Beta\n');
     expect((await store.reindex()).added).toBe(1);
     expect(lastWalk(store)).toBe('full');
-    dir.write('c.md', '# Gamma\n');
+    fx.dir.write('c.md', '# Gamma\n');
     await expectSameAsFull(store);
 
-    rmSync(dir.path, { recursive: true });
-    dir.write('z.md', '# Zeta\n');
+    rmSync(fx.dir.path, { recursive: true });
+    fx.dir.write('z.md', '# Zeta\n');
     const r = await store.reindex();
     expect(lastWalk(store)).toBe('full');
     expect(r.removed).toBe(3);
     expect(r.added).toBe(1);
-    dir.write('y.md', '# Ypsilon\n');
+    fx.dir.write('y.md', '# Ypsilon\n');
     await expectSameAsFull(store);
 
     // `full` walks everything, and watching goes on after it.
@@ -182,9 +161,9 @@ export function watchTests(target: BackendUnderTest): void {
     const names = ['one.md', 'two.txt', 'three.md', 'skip.png'];
     const pick = <T>(xs: readonly T[]) => xs[rand(xs.length)]!;
     const rel = (f: string, n: string) => (f === '' ? n : `${f}/${n}`);
-    const abs = (p: string) => join(dir.path, p);
+    const abs = (p: string) => join(fx.dir.path, p);
     let word = 0;
-    dir.write('a/seed.md', '# Seed\n');
+    fx.dir.write('a/seed.md', '# Seed\n');
     const store = make({ watch: true, maxFileBytes: 400 });
     await store.reindex();
     for (let i = 0; i < rounds; i++) {
@@ -194,7 +173,7 @@ export function watchTests(target: BackendUnderTest): void {
           switch (rand(7)) {
             case 0:
             case 1:
-              dir.write(p, `# Note\n\nword${word++} ${'filler '.repeat(rand(80))}\n`);
+              fx.dir.write(p, `# Note\n\nword${word++} ${'filler '.repeat(rand(80))}\n`);
               break;
             case 2:
               appendFileSync(abs(p), `\nword${word++}\n`);
