@@ -20,6 +20,14 @@ export const PARSE_WORKER_MIN_BYTES = 64 * 1024;
  */
 const RECYCLE_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The worker's young generation, in MiB (V8's default lets it grow to 48): a parse allocates
+ * many short-lived objects, and a small nursery collects them more often instead of holding
+ * them. Measured on a 10 MB document: the process peak is about 10 MB lower when parsing and
+ * 15 to 25 MB lower when building its search data, for no measurable CPU.
+ */
+const WORKER_YOUNG_MB = 4;
+
 /** What the worker answers. */
 type Reply =
   | { id: number; parsed: ParsedFile }
@@ -65,7 +73,7 @@ function theWorker(): Worker | null {
   if (worker) return worker;
   const file = workerFile();
   if (!file) return null;
-  const w = new Worker(file);
+  const w = new Worker(file, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
   w.on('message', (reply: Reply) => {
     const job = waiting.get(reply.id);
     if (!job) return;
@@ -96,12 +104,14 @@ function theWorker(): Worker | null {
   return w;
 }
 
-/** Ends the idle worker `w` (giving its heap back) and starts its successor. */
+/**
+ * Ends the idle worker `w`, giving its heap back; the next parse starts a fresh one (an idle
+ * successor would hold its own heap until then).
+ */
 function recycle(w: Worker): void {
   retired.add(w);
   worker = null;
   void w.terminate();
-  theWorker();
 }
 
 /** True when the worker script is there (it is missing only when running from unbuilt sources). */
