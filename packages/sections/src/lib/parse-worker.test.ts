@@ -1,12 +1,18 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { decodeUtf8 } from '@lectern/core';
 import { buildDocument, sectionExtract } from '@lectern/markdown';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempTree } from '../test-helpers/mcp.js';
 import { DocsIndex } from './docs-index.js';
 import { parseFileBytes } from './parse.js';
-import { PARSE_WORKER_MIN_BYTES, parseInWorker, parseWorkerAvailable } from './parse-pool.js';
+import {
+  collectionsRun,
+  PARSE_WORKER_MIN_BYTES,
+  parseInWorker,
+  parseWorkerAvailable,
+} from './parse-pool.js';
 import { buildSearchData } from './search.js';
 import { fileLines, storeModel } from './stored.js';
 
@@ -119,6 +125,27 @@ describe('the parse worker thread', () => {
       const got = await parseInWorker(Buffer.from(bytes));
       expect((got as Exclude<typeof got, Uint8Array>).stored).toEqual(want);
     }
+  }, 120_000);
+
+  it('collects garbage on this thread after a large answer, without leaving gc exposed', async () => {
+    const afterTicks = () => new Promise((r) => setImmediate(() => setImmediate(r)));
+    const hadGc = 'gc' in globalThis;
+    const small = Buffer.from(big('# Small\n\nbody\n'));
+    await afterTicks(); // a collection scheduled by an earlier test has run
+    const before = collectionsRun();
+    await parseInWorker(Buffer.from(small));
+    await afterTicks();
+    expect(collectionsRun()).toBe(before); // under 1 MiB: left to V8
+    let text = '';
+    for (let i = 0; Buffer.byteLength(text) < 1_200_000; i++) text += `## Part ${i}\n\nbody ü\n\n`;
+    const bytes = Buffer.from(text, 'utf8');
+    const got = await parseInWorker(Buffer.from(bytes));
+    await afterTicks();
+    expect(collectionsRun()).toBe(before + 1);
+    expect((got as Exclude<typeof got, Uint8Array>).stored).toEqual(inThread(bytes).stored);
+    // the flag was only set while reaching the collector
+    expect(runInNewContext('typeof gc')).toBe('undefined');
+    expect('gc' in globalThis).toBe(hadGc);
   }, 120_000);
 });
 
