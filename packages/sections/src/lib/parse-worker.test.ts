@@ -127,6 +127,27 @@ describe('the parse worker thread', () => {
     }
   }, 120_000);
 
+  it('lets go of the bytes once decoded, before the parse, and only for text', () => {
+    for (const text of Object.values(texts)) {
+      const bytes = Buffer.from(big(text), 'utf8');
+      let released = 0;
+      const got = parseFileBytes(bytes, () => {
+        released++;
+      });
+      expect(released).toBe(1);
+      expect(got?.stored).toEqual(inThread(bytes).stored);
+    }
+    for (const bad of [Buffer.from('# a\0b\n'), Buffer.from([0x23, 0x20, 0xff, 0x0a])]) {
+      let released = 0;
+      expect(
+        parseFileBytes(bad, () => {
+          released++;
+        }),
+      ).toBeNull();
+      expect(released).toBe(0);
+    }
+  });
+
   it('collects garbage on this thread after a large answer, without leaving gc exposed', async () => {
     const afterTicks = () => new Promise((r) => setImmediate(() => setImmediate(r)));
     const hadGc = 'gc' in globalThis;
