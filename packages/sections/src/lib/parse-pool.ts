@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { ParsedFile, SearchOutline } from './parse.js';
 import type { ParseRequest } from './parse-worker.js';
@@ -40,8 +38,6 @@ const WORKER_YOUNG_MB = 4;
  */
 const COLLECT_AFTER_BYTES = 1024 * 1024;
 
-/** V8's full collection, reached once through `--expose-gc`; null when it is not to be had. */
-let gcFunction: (() => void) | null | undefined;
 let collections = 0;
 
 /** How many full collections ran after large answers so far (for tests). */
@@ -49,26 +45,15 @@ export function collectionsRun(): number {
   return collections;
 }
 
+/**
+ * Runs the host's full collection, when the host exposes one as `globalThis.gc` (`node
+ * --expose-gc`; the `lectern` command does it at start-up). A library does not switch V8 flags
+ * of the process it runs in: without `gc` the memory is still given back, when V8 decides.
+ */
 function fullCollection(): void {
-  if (gcFunction === undefined) {
-    gcFunction = null;
-    const exposed = (globalThis as { gc?: unknown }).gc;
-    if (typeof exposed === 'function') gcFunction = exposed as () => void;
-    else {
-      try {
-        // the flag only adds `gc` to contexts made while it is set
-        setFlagsFromString('--expose-gc');
-        const fn: unknown = runInNewContext('gc');
-        if (typeof fn === 'function') gcFunction = fn as () => void;
-      } catch {
-        // no collection: the memory is still given back, later
-      } finally {
-        setFlagsFromString('--no-expose-gc');
-      }
-    }
-  }
-  if (!gcFunction) return;
-  gcFunction();
+  const gc = (globalThis as { gc?: unknown }).gc;
+  if (typeof gc !== 'function') return;
+  (gc as () => void)();
   collections++;
 }
 
