@@ -7,11 +7,15 @@ import * as nodeModule from 'node:module';
 // the rest of the CLI loads, hence the dynamic imports below.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const [{ main }, { exitAfterFlush, quietOnClosedPipe }] = await Promise.all([
+const [{ main }, { exitAfterFlush, quietOnClosedPipe }, { exposeGc }] = await Promise.all([
   import('./cli.js'),
   import('./lib/exit.js'),
+  import('./lib/expose-gc.js'),
 ]);
 
+// The docs index frees a large document's replaced outline with a full collection after a
+// re-parse (see @lectern/sections); this process is ours, so it may switch that on.
+exposeGc();
 quietOnClosedPipe();
 main(process.argv.slice(2)).then(
   (code) => exitAfterFlush(code),

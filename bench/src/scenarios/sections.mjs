@@ -1,9 +1,9 @@
 // sections: cold index of a docs tree, warm outline of one document, a section of the largest
 // document (warm, and right after the file changed), and search; peers: a plain remark parse
-// (and ripgrep for search).
+// (and ripgrep for search); last, a fresh server whose docs root holds only the largest document.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, utimesSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { invokeTool } from '@lectern/core';
 import { sectionTools } from '@lectern/sections';
@@ -240,7 +240,63 @@ export async function sections(ctx) {
   } finally {
     await server.close();
   }
+
+  // ---- the largest document alone: a fresh server whose docs root holds only that file
+  // (first outline, warm reads, then reads right after the file changed); its peak RSS is
+  // what holding one such document costs, apart from the rest of the tree.
+  rows.push(await bigDocAlone(ctx));
   return rows;
+}
+
+async function bigDocAlone(ctx) {
+  const { docs } = ctx.corpora;
+  const { rounds } = ctx.plan;
+  const dir = join(ctx.work, 'docs-big-alone');
+  mkdirSync(dir, { recursive: true });
+  const name = basename(docs.big.rel);
+  const path = join(dir, name);
+  copyFileSync(join(docs.dir, docs.big.rel), path);
+  const readArgs = {
+    anchor: `${name.replace(/\.md$/, '')}#${docs.big.anchor.split('#')[1]}`,
+    max_chars: 3000,
+  };
+  const server = await connectLectern(['--docs', `docs=${dir}`]);
+  try {
+    await server.call('docs_outline', { depth: 2, limit: 200 });
+    for (let i = 0; i < 5; i++) await server.call('docs_read', readArgs);
+    let bump = 0;
+    const samples = await alternate(
+      [
+        {
+          key: 'lectern',
+          run: async () => {
+            bump++;
+            const t = new Date(Date.now() + bump * 1000);
+            utimesSync(path, t, t);
+            const t0 = performance.now();
+            await server.call('docs_read', readArgs);
+            const ms = performance.now() - t0;
+            await server.call('docs_read', readArgs); // and once warm
+            return ms;
+          },
+        },
+        { key: 'peer', run: () => remarkSection(path, docs.big.heading), warmup: 0 },
+      ],
+      { rounds: rounds.heavy, warmup: 1 },
+    );
+    const bigMb = (docs.big.bytes / 1e6).toFixed(1);
+    return makeRow({
+      scenario: 'sections',
+      measure: `read a section of a ${bigMb} MB doc, just changed, server holding only that doc`,
+      peer: 'remark parse + slice',
+      samples,
+      bytes: docs.big.bytes,
+      rssMb: server.peakRssMb(),
+      note: 'a fresh server whose docs root holds only the largest document: a first whole-root outline, 5 warm reads of the middle section, then each round moves the file’s modification time and reads the section (timed) and reads it again; the server RSS is the peak of that whole sequence (the shared-server rows above also carry the 50 MB tree).',
+    });
+  } finally {
+    await server.close();
+  }
 }
 
 function mbps(bytes, samples) {

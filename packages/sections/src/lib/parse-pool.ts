@@ -20,6 +20,43 @@ export const PARSE_WORKER_MIN_BYTES = 64 * 1024;
  */
 const RECYCLE_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The worker's young generation, in MiB (V8's default lets it grow to 48): a parse allocates
+ * many short-lived objects, and a small nursery collects them more often instead of holding
+ * them. Measured on a 10 MB document: the process peak is about 10 MB lower when parsing and
+ * 15 to 25 MB lower when building its search data, for no measurable CPU.
+ */
+const WORKER_YOUNG_MB = 4;
+
+/**
+ * After an answer for this many bytes of input, once the worker is idle, this thread runs a
+ * full garbage collection: the stored model just received replaces the previous version's,
+ * and V8 would otherwise keep both (and the copies' garbage) until its old generation fills,
+ * so each re-parse of a large file stacked a few MB on the next one's peak. Measured on a
+ * 10 MB document changed 8 times: process peak about 40 MB lower, for a collection of a few
+ * tens of milliseconds after a parse of several hundred.
+ */
+const COLLECT_AFTER_BYTES = 1024 * 1024;
+
+let collections = 0;
+
+/** How many full collections ran after large answers so far (for tests). */
+export function collectionsRun(): number {
+  return collections;
+}
+
+/**
+ * Runs the host's full collection, when the host exposes one as `globalThis.gc` (`node
+ * --expose-gc`; the `lectern` command does it at start-up). A library does not switch V8 flags
+ * of the process it runs in: without `gc` the memory is still given back, when V8 decides.
+ */
+function fullCollection(): void {
+  const gc = (globalThis as { gc?: unknown }).gc;
+  if (typeof gc !== 'function') return;
+  (gc as () => void)();
+  collections++;
+}
+
 /** What the worker answers. */
 type Reply =
   | { id: number; parsed: ParsedFile }
@@ -65,7 +102,7 @@ function theWorker(): Worker | null {
   if (worker) return worker;
   const file = workerFile();
   if (!file) return null;
-  const w = new Worker(file);
+  const w = new Worker(file, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
   w.on('message', (reply: Reply) => {
     const job = waiting.get(reply.id);
     if (!job) return;
@@ -73,6 +110,8 @@ function theWorker(): Worker | null {
     if (waiting.size === 0) {
       w.unref();
       if (worker === w && workerBytes >= RECYCLE_BYTES) recycle(w);
+      // after the caller has taken the answer in (and dropped what it replaces)
+      if (job.length >= COLLECT_AFTER_BYTES) setImmediate(collectIfIdle);
     }
     if ('error' in reply) job.reject(new Error(`the parse worker thread failed: ${reply.error}`));
     else if ('notText' in reply) job.resolve(new Uint8Array(reply.notText, 0, job.length));
@@ -96,12 +135,19 @@ function theWorker(): Worker | null {
   return w;
 }
 
-/** Ends the idle worker `w` (giving its heap back) and starts its successor. */
+/** A full collection on this thread, unless another parse has been sent meanwhile. */
+function collectIfIdle(): void {
+  if (waiting.size === 0) fullCollection();
+}
+
+/**
+ * Ends the idle worker `w`, giving its heap back; the next parse starts a fresh one (an idle
+ * successor would hold its own heap until then).
+ */
 function recycle(w: Worker): void {
   retired.add(w);
   worker = null;
   void w.terminate();
-  theWorker();
 }
 
 /** True when the worker script is there (it is missing only when running from unbuilt sources). */

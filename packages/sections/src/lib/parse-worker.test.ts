@@ -1,12 +1,18 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { decodeUtf8 } from '@lectern/core';
 import { buildDocument, sectionExtract } from '@lectern/markdown';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempTree } from '../test-helpers/mcp.js';
 import { DocsIndex } from './docs-index.js';
 import { parseFileBytes } from './parse.js';
-import { PARSE_WORKER_MIN_BYTES, parseInWorker, parseWorkerAvailable } from './parse-pool.js';
+import {
+  collectionsRun,
+  PARSE_WORKER_MIN_BYTES,
+  parseInWorker,
+  parseWorkerAvailable,
+} from './parse-pool.js';
 import { buildSearchData } from './search.js';
 import { fileLines, storeModel } from './stored.js';
 
@@ -118,6 +124,65 @@ describe('the parse worker thread', () => {
     for (let i = 0; i < 4; i++) {
       const got = await parseInWorker(Buffer.from(bytes));
       expect((got as Exclude<typeof got, Uint8Array>).stored).toEqual(want);
+    }
+  }, 120_000);
+
+  it('lets go of the bytes once decoded, before the parse, and only for text', () => {
+    for (const text of Object.values(texts)) {
+      const bytes = Buffer.from(big(text), 'utf8');
+      let released = 0;
+      const got = parseFileBytes(bytes, () => {
+        released++;
+      });
+      expect(released).toBe(1);
+      expect(got?.stored).toEqual(inThread(bytes).stored);
+    }
+    for (const bad of [Buffer.from('# a\0b\n'), Buffer.from([0x23, 0x20, 0xff, 0x0a])]) {
+      let released = 0;
+      expect(
+        parseFileBytes(bad, () => {
+          released++;
+        }),
+      ).toBeNull();
+      expect(released).toBe(0);
+    }
+  });
+
+  it("runs the host's full collection after a large answer, and only the host's", async () => {
+    const afterTicks = () => new Promise((r) => setImmediate(() => setImmediate(r)));
+    const host = globalThis as { gc?: unknown };
+    const hadGc = Object.hasOwn(host, 'gc');
+    const saved = host.gc;
+    let calls = 0;
+    let text = '';
+    for (let i = 0; Buffer.byteLength(text) < 1_200_000; i++) text += `## Part ${i}\n\nbody ü\n\n`;
+    const bytes = Buffer.from(text, 'utf8');
+    try {
+      // no gc exposed: nothing is collected, nothing is switched on
+      delete host.gc;
+      await afterTicks();
+      let before = collectionsRun();
+      await parseInWorker(Buffer.from(bytes));
+      await afterTicks();
+      expect(collectionsRun()).toBe(before);
+      expect('gc' in globalThis).toBe(false);
+      expect(runInNewContext('typeof gc')).toBe('undefined');
+
+      host.gc = () => {
+        calls++;
+      };
+      before = collectionsRun();
+      await parseInWorker(Buffer.from(big('# Small\n\nbody\n')));
+      await afterTicks();
+      expect(calls).toBe(0); // under 1 MiB: left to V8
+      const got = await parseInWorker(Buffer.from(bytes));
+      await afterTicks();
+      expect(calls).toBe(1);
+      expect(collectionsRun()).toBe(before + 1);
+      expect((got as Exclude<typeof got, Uint8Array>).stored).toEqual(inThread(bytes).stored);
+    } finally {
+      if (hadGc) host.gc = saved;
+      else delete host.gc;
     }
   }, 120_000);
 });

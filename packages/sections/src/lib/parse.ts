@@ -31,9 +31,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /**
  * Decodes a file's bytes as `@lectern/core`'s `decodeUtf8` does (one leading byte-order mark
  * stripped) and parses them; null when they are not text (a NUL byte or malformed UTF-8), so
- * the caller can decode them with `decodeUtf8` for the exact error.
+ * the caller can decode them with `decodeUtf8` for the exact error. `release` is called once
+ * the bytes are no longer read (decoded and their line table made), before the parse.
  */
-export function parseFileBytes(bytes: Uint8Array): ParsedFile | null {
+export function parseFileBytes(bytes: Uint8Array, release?: () => void): ParsedFile | null {
   if (bytes.indexOf(0) !== -1) return null;
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   let text: string;
@@ -43,6 +44,7 @@ export function parseFileBytes(bytes: Uint8Array): ParsedFile | null {
     return null;
   }
   const lines = fileLines(bytes, text, bom);
+  release?.(); // the bytes are not needed past this point
   const model = buildDocument(text);
   return { stored: storeModel(model, lines), chars: model.text.length, parser: model.parser };
 }
@@ -71,6 +73,7 @@ export function searchDataOfBytes(
   bytes: Uint8Array,
   outline: SearchOutline,
   table?: TermTable,
+  release?: () => void,
 ): DocSearchData | null {
   if (bytes.indexOf(0) !== -1) return null;
   let text: string;
@@ -79,6 +82,7 @@ export function searchDataOfBytes(
   } catch {
     return null;
   }
+  release?.();
   const lineStarts = computeLineStarts(text);
   if (lineStarts.length !== outline.totalLines) return null;
   const model: DocModel = {
