@@ -378,18 +378,41 @@ function walkOne(
   }
 }
 
+/** The walk entry of a listed file from its lstat; undefined unless it is a regular file. */
+export function walkedFile(
+  file: ListedFolder['files'][number],
+  st: Stats | null | undefined,
+): WalkedFile | undefined {
+  return st?.isFile()
+    ? { path: file.path, key: file.key, size: st.size, mtime: st.mtimeMs, ino: st.ino }
+    : undefined;
+}
+
+/** lstat of an absolute path, no link followed; undefined when missing or unreadable. */
+export function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when the folder at absolute path `base` is still the one of this device and inode: its
+ * files' stats taken by absolute path are then the held folder's.
+ */
+export function isFolderAt(base: string, id: { dev: number; ino: number }): boolean {
+  const now = lstatOrUndefined(base);
+  return now?.isDirectory() === true && now.ino === id.ino && now.dev === id.dev;
+}
+
 /** lstats a folder's files by absolute path. */
 function statHere(folder: Pending): WalkedFile[] {
   const out: WalkedFile[] = [];
   for (const f of folder.files) {
-    let st: Stats | undefined;
-    try {
-      st = lstatSync(`${folder.base}/${f.name}`, { throwIfNoEntry: false });
-    } catch {
-      continue; // unreadable
-    }
-    if (!st?.isFile()) continue; // deleted or replaced since the listing
-    out.push({ path: f.path, key: f.key, size: st.size, mtime: st.mtimeMs, ino: st.ino });
+    // undefined: deleted, replaced since the listing, or unreadable
+    const entry = walkedFile(f, lstatOrUndefined(`${folder.base}/${f.name}`));
+    if (entry) out.push(entry);
   }
   return out;
 }
@@ -407,14 +430,7 @@ function verified(
   const out: WalkedFile[] = [];
   for (let i = 0; i < folders.length; i++) {
     const folder = folders[i]!;
-    let same = false;
-    try {
-      const now = lstatSync(folder.base, { throwIfNoEntry: false });
-      same = now?.isDirectory() === true && now.ino === folder.ino && now.dev === folder.dev;
-    } catch {
-      same = false;
-    }
-    if (same) {
+    if (isFolderAt(folder.base, folder)) {
       for (const f of results[i]!) out.push(f);
       continue;
     }
@@ -427,18 +443,24 @@ function verified(
     }
     try {
       for (const f of folder.files) {
-        let st: Stats | null;
-        try {
-          st = dir.lstat(f.name);
-        } catch {
-          continue; // unreadable
-        }
-        if (!st?.isFile()) continue;
-        out.push({ path: f.path, key: f.key, size: st.size, mtime: st.mtimeMs, ino: st.ino });
+        const entry = statInFolder(dir, f);
+        if (entry) out.push(entry);
       }
     } finally {
       dir.close();
     }
   }
   return out;
+}
+
+/** lstat of one listed file inside the held folder: its walk entry, or undefined if not a file. */
+export function statInFolder(
+  dir: OpenedDir,
+  file: ListedFolder['files'][number],
+): WalkedFile | undefined {
+  try {
+    return walkedFile(file, dir.lstat(file.name));
+  } catch {
+    return undefined; // unreadable
+  }
 }

@@ -1,10 +1,14 @@
-import { type FSWatcher, lstatSync, readFileSync, type Stats, watch } from 'node:fs';
+import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { isToolError, type OpenedDir, openDirInRootSync } from '@lectern/core';
 import {
+  isFolderAt,
   type ListedFolder,
   listFolder,
+  lstatOrUndefined,
   type ResolvedSource,
+  statInFolder,
   type WalkedFile,
+  walkedFile,
   walkSourceAsync,
 } from './walk.js';
 
@@ -197,7 +201,7 @@ export class SourceWatcher {
   private dropSubtree(rel: string): void {
     const prefix = rel === '' ? '' : `${rel}/`;
     for (const [k, f] of this.folders) {
-      if (k === rel || (prefix === '' ? true : k.startsWith(prefix))) {
+      if (k === rel || k.startsWith(prefix)) {
         this.closeFolder(f);
         this.folders.delete(k);
       }
@@ -389,12 +393,14 @@ export class SourceWatcher {
           for (const r of f.listed.folders) if (!kept.has(r)) this.dropSubtree(r);
           this.setListing(f, listed);
           f.stats = listed.files.map((file) =>
-            restat.has(file.name) || !old.has(file.name) ? statIn(dir, file) : old.get(file.name),
+            restat.has(file.name) || !old.has(file.name)
+              ? statInFolder(dir, file)
+              : old.get(file.name),
           );
         } else {
           for (const name of restat) {
             const i = f.fileAt.get(name);
-            if (i !== undefined) f.stats[i] = statIn(dir, f.listed.files[i]!);
+            if (i !== undefined) f.stats[i] = statInFolder(dir, f.listed.files[i]!);
           }
         }
         for (const name of rewalk) this.dropSubtree(f.rel === '' ? name : `${f.rel}/${name}`);
@@ -446,38 +452,6 @@ function statAll(
   files: ListedFolder['files'],
 ): Array<WalkedFile | undefined> {
   const base = dir.relativePath === '' ? rootPath : `${rootPath}/${dir.relativePath}`;
-  const out: Array<WalkedFile | undefined> = [];
-  for (const file of files) {
-    let st: Stats | undefined;
-    try {
-      st = lstatSync(`${base}/${file.name}`, { throwIfNoEntry: false });
-    } catch {
-      st = undefined;
-    }
-    out.push(
-      st?.isFile()
-        ? { path: file.path, key: file.key, size: st.size, mtime: st.mtimeMs, ino: st.ino }
-        : undefined,
-    );
-  }
-  let same = false;
-  try {
-    const now = lstatSync(base, { throwIfNoEntry: false });
-    same = now?.isDirectory() === true && now.ino === dir.stat.ino && now.dev === dir.stat.dev;
-  } catch {
-    same = false;
-  }
-  return same ? out : files.map((file) => statIn(dir, file));
-}
-
-/** lstat of one listed file inside the held folder: its walk entry, or undefined if not a file. */
-function statIn(dir: OpenedDir, file: ListedFolder['files'][number]): WalkedFile | undefined {
-  let st: Stats | null;
-  try {
-    st = lstatSync(dir.at(file.name), { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return undefined; // unreadable
-  }
-  if (!st?.isFile()) return undefined;
-  return { path: file.path, key: file.key, size: st.size, mtime: st.mtimeMs, ino: st.ino };
+  const out = files.map((file) => walkedFile(file, lstatOrUndefined(`${base}/${file.name}`)));
+  return isFolderAt(base, dir.stat) ? out : files.map((file) => statInFolder(dir, file));
 }
