@@ -85,21 +85,36 @@ export const SQL = {
   clear: 'DELETE FROM chunks; DELETE FROM files; DELETE FROM problems; DELETE FROM terms;',
 } as const;
 
+/** Narrowing of a match to one source and/or a set of file ids (`@source`, `@files`). */
+export interface MatchFilters {
+  source: boolean;
+  files: boolean;
+}
+
+/**
+ * `FROM chunks_fts … WHERE chunks_fts MATCH @q AND …`: the match, then `extra` conditions, then
+ * the narrowing of `filters` (chunks and files are joined only when a narrowing needs them).
+ */
+function matching(filters: MatchFilters, extra: readonly string[] = []): string {
+  const where = ['chunks_fts MATCH @q', ...extra];
+  if (filters.source) where.push('f.source = @source');
+  if (filters.files) where.push('c.file IN (SELECT value FROM json_each(@files))');
+  const join =
+    filters.source || filters.files
+      ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file'
+      : '';
+  return `FROM chunks_fts${join} WHERE ${where.join(' AND ')}`;
+}
+
 /**
  * A ranked page of chunk ids for an FTS5 expression, optionally narrowed to a source and a set
  * of file ids, and, when `floor` is set, to chunk ids above `@floor` (see {@link capSql}).
  * Ranking goes through SQLite's own sorter with a LIMIT (a bounded heap), not FTS5's
  * `ORDER BY rank`, which copies every match into a full sort first.
  */
-export function rankSql(filters: { source: boolean; files: boolean; floor?: boolean }): string {
-  const join = filters.source || filters.files;
-  const where = ['chunks_fts MATCH @q'];
-  if (filters.floor) where.push('chunks_fts.rowid > @floor');
-  if (filters.source) where.push('f.source = @source');
-  if (filters.files) where.push('c.file IN (SELECT value FROM json_each(@files))');
-  return `SELECT chunks_fts.rowid AS id, ${BM25} AS score FROM chunks_fts${
-    join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
-  } WHERE ${where.join(' AND ')} ORDER BY score, id LIMIT @limit`;
+export function rankSql(filters: MatchFilters & { floor?: boolean }): string {
+  const extra = filters.floor ? ['chunks_fts.rowid > @floor'] : [];
+  return `SELECT chunks_fts.rowid AS id, ${BM25} AS score ${matching(filters, extra)} ORDER BY score, id LIMIT @limit`;
 }
 
 /**
@@ -109,18 +124,12 @@ export function rankSql(filters: { source: boolean; files: boolean; floor?: bool
  * from handing the id list to FTS5 one id at a time (each a new query with its own BM25
  * statistics pass); the `@lo` bound lets FTS5 skip older matches.
  */
-export function rankAmongSql(filters: { source: boolean; files: boolean }): string {
-  const join = filters.source || filters.files;
-  const where = [
-    'chunks_fts MATCH @q',
+export function rankAmongSql(filters: MatchFilters): string {
+  const extra = [
     'chunks_fts.rowid >= @lo',
     '+chunks_fts.rowid IN (SELECT value FROM json_each(@ids))',
   ];
-  if (filters.source) where.push('f.source = @source');
-  if (filters.files) where.push('c.file IN (SELECT value FROM json_each(@files))');
-  return `SELECT chunks_fts.rowid AS id, ${BM25} AS score FROM chunks_fts${
-    join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
-  } WHERE ${where.join(' AND ')} ORDER BY score, id LIMIT @limit`;
+  return `SELECT chunks_fts.rowid AS id, ${BM25} AS score ${matching(filters, extra)} ORDER BY score, id LIMIT @limit`;
 }
 
 /**
@@ -128,14 +137,8 @@ export function rankAmongSql(filters: { source: boolean; files: boolean }): stri
  * expression, newest first; FTS5 walks its doclists backwards and stops there. Same narrowing
  * as {@link rankSql}.
  */
-export function newestSql(filters: { source: boolean; files: boolean }): string {
-  const join = filters.source || filters.files;
-  const where = ['chunks_fts MATCH @q'];
-  if (filters.source) where.push('f.source = @source');
-  if (filters.files) where.push('c.file IN (SELECT value FROM json_each(@files))');
-  return `SELECT chunks_fts.rowid AS id FROM chunks_fts${
-    join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
-  } WHERE ${where.join(' AND ')} ORDER BY chunks_fts.rowid DESC LIMIT @cap`;
+export function newestSql(filters: MatchFilters): string {
+  return `SELECT chunks_fts.rowid AS id ${matching(filters)} ORDER BY chunks_fts.rowid DESC LIMIT @cap`;
 }
 
 /**
@@ -143,25 +146,13 @@ export function newestSql(filters: { source: boolean; files: boolean }): string 
  * when at most `@cap` chunks match: FTS5 walks its doclists from the highest rowid down and
  * stops there, without scoring anything. Same narrowing as {@link rankSql}.
  */
-export function capSql(filters: { source: boolean; files: boolean }): string {
-  const join = filters.source || filters.files;
-  const where = ['chunks_fts MATCH @q'];
-  if (filters.source) where.push('f.source = @source');
-  if (filters.files) where.push('c.file IN (SELECT value FROM json_each(@files))');
-  return `SELECT chunks_fts.rowid AS id FROM chunks_fts${
-    join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
-  } WHERE ${where.join(' AND ')} ORDER BY chunks_fts.rowid DESC LIMIT 1 OFFSET @cap`;
+export function capSql(filters: MatchFilters): string {
+  return `SELECT chunks_fts.rowid AS id ${matching(filters)} ORDER BY chunks_fts.rowid DESC LIMIT 1 OFFSET @cap`;
 }
 
 /** One row if the expression matches anything (with the same narrowing as {@link rankSql}). */
-export function existsSql(filters: { source: boolean; files: boolean }): string {
-  const join = filters.source || filters.files;
-  const where = ['chunks_fts MATCH @q'];
-  if (filters.source) where.push('f.source = @source');
-  if (filters.files) where.push('c.file IN (SELECT value FROM json_each(@files))');
-  return `SELECT 1 FROM chunks_fts${
-    join ? ' JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file' : ''
-  } WHERE ${where.join(' AND ')} LIMIT 1`;
+export function existsSql(filters: MatchFilters): string {
+  return `SELECT 1 ${matching(filters)} LIMIT 1`;
 }
 
 /** An FTS5 expression matched within the heading path alone (a column filter). */
