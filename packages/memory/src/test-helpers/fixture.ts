@@ -78,30 +78,32 @@ export function toolsFixture(
     tools: (store: MemoryStore) => readonly AnyToolDefinition[];
   },
 ): ToolsFixture {
-  let state: { dir: TempDir; store: MemoryStore; conn: ConnectedTools } | undefined;
+  /** What the set-up has made so far (store and conn are missing if it failed before them). */
+  type Made = { dir: TempDir; store?: MemoryStore; conn?: ConnectedTools };
+  let state: Made | undefined;
   beforeEach(async () => {
-    const dir = tempDir();
+    const s: Made = { dir: tempDir() };
+    state = s;
     await target.beforeEach?.();
-    for (const [rel, content] of Object.entries(setup.files)) dir.write(rel, content);
-    const store = createMemory({
-      sources: [{ id: setup.sourceId, path: dir.path }],
+    for (const [rel, content] of Object.entries(setup.files)) s.dir.write(rel, content);
+    s.store = createMemory({
+      sources: [{ id: setup.sourceId, path: s.dir.path }],
       backend: target.backend(),
     });
-    const conn = await connectTools(setup.tools(store));
-    state = { dir, store, conn };
+    s.conn = await connectTools(setup.tools(s.store));
   });
   afterEach(async () => {
+    // Whatever the set-up got to before a failure is closed; the backend is always cleaned.
     const s = state;
     state = undefined;
-    if (!s) return;
-    await s.conn.close();
-    await s.store.close();
+    await s?.conn?.close();
+    await s?.store?.close();
     await target.afterEach?.();
-    s.dir.cleanup();
+    s?.dir.cleanup();
   });
   const current = () => {
-    if (!state) throw new Error('toolsFixture: used outside a test');
-    return state;
+    if (!state?.store || !state.conn) throw new Error('toolsFixture: used outside a test');
+    return { dir: state.dir, store: state.store, conn: state.conn };
   };
   return {
     get dir() {
