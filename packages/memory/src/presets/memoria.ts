@@ -35,12 +35,11 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'buscar_memoria',
     title: 'Buscar en la memoria',
     description: [
-      'Busca palabras o frases en las notas indexadas y devuelve citas ordenadas por relevancia, cada una con su archivo, sus líneas y un extracto resaltado.',
-      'Úsala cuando necesites saber en qué notas se menciona algo, antes de abrir ninguna.',
+      'Busca palabras o frases en las notas indexadas y devuelve citas ordenadas por relevancia: archivo, líneas y un extracto resaltado.',
+      'Úsala para saber en qué notas se menciona algo antes de abrir ninguna.',
       'No sirve para leer: abre las líneas citadas con leer_fragmento.',
-      'Ignora mayúsculas y acentos; las comillas marcan una frase y un * final un prefijo, y fuente y patron_ruta acotan dónde buscar. Si ningún fragmento tiene todas las palabras, devuelve los que tengan alguna y match lo indica.',
-      'Nunca modifica tus notas. Si el índice no existe, la primera llamada lo construye (una caché en su propia base de datos); después, los resultados reflejan la última reindexación y stale marca los archivos editados desde entonces (ejecuta reindexar).',
-      'Sigue con next_offset. Una fuente desconocida falla con UNKNOWN_SOURCE y sugiere los ids válidos.',
+      'Ignora mayúsculas y acentos; las comillas marcan una frase y un * final un prefijo. Si ningún fragmento tiene todas las palabras, devuelve los que tengan alguna y match lo indica.',
+      'Nunca modifica tus notas: sin índice, la primera llamada lo construye en su propia base de datos, y stale marca los archivos editados desde la última reindexación. Sigue con next_offset.',
     ].join(' '),
     input: {
       consulta: {
@@ -89,9 +88,8 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
       'Lee líneas numeradas de una nota indexada tal como está ahora en disco.',
       'Úsala después de buscar_memoria para ver una cita en su contexto sin cargar el archivo entero.',
       'No sirve para averiguar qué nota menciona algo: para eso está buscar_memoria.',
-      'Pasa el archivo de la cita con su rango (desde, hasta) o una ventana algo mayor; un rango por encima del máximo por llamada falla con RANGE_TOO_LARGE, y next_start_line indica por dónde seguir.',
-      'Solo abre archivos del índice: otra ruta falla con NOT_INDEXED y sugiere las más parecidas, y un archivo borrado después de indexar falla con FILE_DELETED.',
-      'stale indica que el archivo cambió tras indexarse y que las líneas pueden haberse movido: ejecuta reindexar y vuelve a buscar.',
+      'Pasa el archivo y el rango de la cita, o una ventana algo mayor; un rango por encima del máximo falla con RANGE_TOO_LARGE y next_start_line indica dónde seguir.',
+      'Otra ruta falla con NOT_INDEXED y sugiere las más parecidas. stale indica que las líneas pueden haberse movido: ejecuta reindexar y vuelve a buscar.',
     ].join(' '),
     input: {
       archivo: {
@@ -119,11 +117,10 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'listar_fuentes',
     title: 'Listar fuentes de la memoria',
     description: [
-      'Muestra cada carpeta de notas configurada con lo que el índice guarda de ella y cuántos de sus archivos son nuevos, cambiaron o se borraron en disco desde la última indexación.',
+      'Muestra cada carpeta de notas configurada con lo que el índice guarda de ella y cuántos de sus archivos son nuevos, cambiaron o se borraron desde la última indexación.',
       'Úsala para revisar la cobertura, obtener los ids que buscar_memoria acepta como fuente o decidir si hace falta reindexar.',
       'No sirve para encontrar contenido: usa buscar_memoria.',
-      'Compara solo tamaño y fecha de modificación, sin leer los archivos, así que changed significa que uno de los dos difiere; problems cuenta los archivos que la última reindexación no pudo incorporar.',
-      'Una llamada cubre todas las fuentes, sin parámetros ni paginación, y no modifica nada; warnings avisa si una base de datos dañada fue reemplazada.',
+      'Compara solo tamaño y fecha de modificación, sin leer los archivos, y no modifica nada; problems cuenta los archivos que la última reindexación no pudo incorporar.',
     ].join(' '),
     input: {},
     outputSchema: sourcesOutputSchema('es'),
@@ -136,12 +133,11 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     name: 'reindexar',
     title: 'Reindexar la memoria',
     description: [
-      'Pone al día el índice de la memoria con las carpetas de notas: agrega archivos nuevos, vuelve a fragmentar los modificados, sigue los renombrados y quita los borrados.',
-      'Úsala después de editar notas o cuando listar_fuentes muestre cambios pendientes.',
-      'No hace falta antes de la primera búsqueda, porque buscar_memoria construye el índice si no existe, ni sirve para encontrar contenido.',
-      'Se saltan los archivos con el mismo tamaño y fecha salvo con completo, que relee todo: actívalo solo si los resultados parecen incorrectos.',
-      'Los cambios se confirman en una sola transacción, así que las búsquedas usan el índice anterior hasta que termina; los archivos que no se pueden indexar aparecen en errors sin que falle la llamada.',
-      'Solo escribe la base del índice, nunca las notas; INDEX_BUSY indica que otro proceso lo ocupó demasiado tiempo. Los mensajes de error vienen en español, con códigos en inglés.',
+      'Actualiza el índice de la memoria con las carpetas de notas: agrega archivos nuevos, vuelve a fragmentar los modificados, sigue los renombrados y quita los borrados.',
+      'Úsala después de editar notas o cuando listar_fuentes muestre cambios pendientes; la primera búsqueda construye el índice sin ella.',
+      'No sirve para encontrar contenido.',
+      'Se saltan los archivos con igual tamaño y fecha salvo con completo. Todo se confirma en una sola transacción, así que las búsquedas usan el índice anterior hasta que termina.',
+      'Solo escribe la base del índice, nunca las notas. Los mensajes de error vienen en español, con códigos en inglés.',
     ].join(' '),
     input: {
       completo: {

@@ -17,10 +17,9 @@ export function memoryListSourcesTool(store: MemoryStore) {
     title: 'List memory sources',
     description: [
       'Show each configured note source with what the index holds for it and how many of its files are new, changed or deleted on disk since the last indexing.',
-      'Use it to check coverage, to get the source ids memory_search can filter on, or to decide whether memory_reindex is due.',
+      'Use it to check coverage, to get the source ids memory_search filters on, or to decide whether memory_reindex is due.',
       'Not for finding content: use memory_search.',
-      'It only compares sizes and modification times, never reading or hashing a file, so changed means one of them differs; problems counts files the last reindex could not take in, and memory_reindex reports why.',
-      'One call answers for every source, never paged, and changes nothing; warnings report a damaged database that was replaced.',
+      'It compares sizes and modification times only, never reading a file, and changes nothing; problems counts files the last reindex could not take in.',
     ].join(' '),
     inputSchema: memoryListSourcesInput,
     outputSchema: sourcesOutputSchema('en'),

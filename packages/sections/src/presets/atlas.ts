@@ -32,12 +32,11 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     name: 'atlas_read',
     title: 'Read a doc section by anchor',
     description: [
-      'Fetch one documentation section as Markdown, addressed by anchor, a page of characters at a time.',
-      'Use it once you hold an anchor from atlas_outline, atlas_where or atlas_search; it returns just that section instead of a whole file.',
-      'Not for finding sections by topic or by words: call atlas_where or atlas_search first.',
-      'Subsections are included. While truncated is true, call again with offset set to next_offset; pages never split a character and join into the exact section.',
-      'An unknown anchor fails, suggesting the nearest valid anchors.',
-      'The answer is JSON text in the single field result (the page with its anchor, heading, path and lines); on failure result holds error, code and suggestions instead.',
+      'Fetch one documentation section as Markdown, subsections included, addressed by anchor, a page of characters at a time.',
+      'Use it once atlas_outline, atlas_where or atlas_search has given you an anchor.',
+      'Not for finding sections by topic or words: call atlas_where or atlas_search first.',
+      'While truncated is true, call again with offset set to next_offset. An unknown anchor fails with the nearest valid anchors.',
+      'The answer is JSON text in the single field result; on failure result holds error, code and suggestions.',
     ].join('\n'),
     input: {
       anchor: anchorText,
@@ -70,9 +69,8 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     description: [
       'Name the few documentation sections most likely to cover a topic, from a term, a phrase or a plain question.',
       'Start here when you know what you need but not which page has it, then open the best anchor with atlas_read.',
-      'Not for every passage that mentions some words (atlas_search) or for browsing the structure (atlas_outline).',
-      'Filler words such as how or the are dropped, and headings containing the remaining words weigh most.',
-      'Candidates come best first in a single answer with no paging; raise limit or switch to atlas_search for more. A query without letters or digits fails with EMPTY_QUERY.',
+      'Not for every passage that mentions some words (atlas_search) or for the structure (atlas_outline).',
+      'Filler words are dropped and headings with the remaining words weigh most. One answer, best first, no paging; a query without letters or digits fails with EMPTY_QUERY.',
     ].join('\n'),
     input: {
       query: {
@@ -104,9 +102,9 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     description: [
       'Search all documentation sections for words or a phrase and rank the matches, each with a snippet.',
       'Use it to gather every passage that mentions something, then open a hit with atlas_read.',
-      "Not for the single section that owns a topic (atlas_where) or for a page's structure (atlas_outline).",
-      'Case and common English endings are ignored (configure, configured, configuration); heading hits count more than body hits, and sections with all the words come first.',
-      'Results are paged: follow next_offset for more. A query with no letters or digits fails with EMPTY_QUERY.',
+      "Not for the single section that owns a topic (atlas_where) or a page's structure (atlas_outline).",
+      'Case and common English endings are ignored; heading hits count more than body hits.',
+      'Follow next_offset for more. A query without letters or digits fails with EMPTY_QUERY.',
     ].join('\n'),
     input: {
       query: "Words or phrase to find, e.g. 'cache timeout'.",
@@ -139,9 +137,8 @@ export function atlasTools(options: SectionsOptions | DocsIndex): AnyToolDefinit
     description: [
       "Show the documentation's table of contents: the headings of one page, or of every page when doc_id is omitted.",
       'Use it to see what exists and to collect anchors for atlas_read.',
-      'Not for hunting down a specific topic: atlas_where finds it and atlas_search lists every mention.',
-      'Only Markdown under the configured roots is covered; hidden folders and node_modules are skipped, and files too large or not UTF-8 are left out.',
-      'The all-pages listing comes in pages; continue with next_offset. An unknown doc_id fails with DOC_NOT_FOUND and the nearest ids.',
+      'Not for hunting down a topic: atlas_where finds it and atlas_search lists every mention.',
+      'Files too large or not UTF-8 are left out. The all-pages list continues with next_offset; an unknown doc_id fails with DOC_NOT_FOUND and the nearest ids.',
     ].join('\n'),
     input: {
       doc_id:

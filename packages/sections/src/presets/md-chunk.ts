@@ -42,10 +42,9 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
     description: [
       'Return a single section of a Markdown file, or of Markdown text you send, chosen by heading title or anchor slug.',
       "Reach for it when only one part of a long document matters, such as a README's Install part.",
-      'Not for splitting a whole document (chunk_markdown) or for listing its headings (outline_markdown).',
-      "Send exactly one of path and text; anchor wins over heading, and heading ignores letter case. When titles repeat, the first match is returned and matches counts them: take another one's anchor from outline_markdown.",
+      'Not for splitting a whole document (chunk_markdown) or listing its headings (outline_markdown).',
+      `Send exactly one of path and text. When titles repeat, the first match is returned and matches counts them. A section over ${sectionPage.max} characters comes in parts: while truncated is true, next_offset continues it.`,
       "If nothing matches, the error lists the document's headings, nearest first.",
-      `Empty strings count as parameters left out. A section over ${sectionPage.max} characters comes in parts: truncated is true and next_offset tells where the next call starts.`,
     ].join('\n'),
     // The seed tells callers to send "" for the parameters they leave empty.
     input: {
@@ -93,9 +92,9 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
     description: [
       'List the headings of one Markdown file or text, with the anchors get_section accepts.',
       'Call it first to learn which sections exist and to tell apart headings that share a title.',
-      'Not for reading a section (get_section) or for splitting the document (chunk_markdown).',
-      'Only real headings count: lines in code fences, HTML blocks or front matter are skipped, and underlined (setext) headings are recognised.',
-      'Send exactly one of path and text. The whole outline comes in one answer; a file outside the root or too large is refused with an error naming the problem.',
+      'Not for reading a section (get_section) or splitting the document (chunk_markdown).',
+      'Lines in code fences, HTML blocks or front matter are not headings; underlined (setext) headings are.',
+      'Send exactly one of path and text; the whole outline comes in one answer. A file outside the root or too large is refused.',
     ].join('\n'),
     input: {
       path,
@@ -140,9 +139,9 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
     description: [
       'Split a whole Markdown file or text into consecutive chunks that follow its headings and stay within a character budget, ready for embedding.',
       'Use it to ingest or index an entire document.',
-      'Not for one section (get_section) or for the heading list (outline_markdown).',
-      'Sections that fit stay whole with their subsections; bigger ones are divided at blank lines, and code fences or tables are never cut (one that alone is too big comes back whole, marked oversized). Front matter is dropped.',
-      'Send exactly one of path and text. Chunks come in pages; continue with next_offset. A file outside the root, too large or not UTF-8 is refused with an error naming the problem.',
+      'Not for one section (get_section) or the heading list (outline_markdown).',
+      'Sections that fit stay whole; bigger ones are divided at blank lines, and code fences or tables are never cut. Front matter is dropped.',
+      'Send exactly one of path and text; continue with next_offset. A file outside the root, too large or not UTF-8 is refused.',
     ].join('\n'),
     input: {
       path,

@@ -13,8 +13,8 @@ export function chunkTool(index: DocsIndex) {
       'Cut a whole Markdown document into ordered chunks that follow its headings, sized for embedding or a vector store.',
       'Use it to process a complete document piece by piece.',
       'Not for one known section: docs_read (by anchor) or docs_get_section (by heading) return just that.',
-      'A section that fits the budget stays whole with its subsections; a bigger one is split at blank lines. Code fences and tables are never cut: one too big on its own comes back whole, marked oversized. Front matter is skipped.',
-      'Name the document with exactly one of doc_id, path or text, and page through the chunks with next_offset.',
+      'Sections that fit stay whole; bigger ones are split at blank lines. Code fences and tables are never cut, so one too big comes back whole, marked oversized. Front matter is skipped.',
+      'Name the document with exactly one of doc_id, path or text, and page with next_offset.',
     ].join('\n'),
     inputSchema: z.object({
       ...sourceFields,

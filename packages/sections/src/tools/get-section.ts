@@ -30,11 +30,10 @@ export function getSectionTool(index: DocsIndex) {
     name: 'docs_get_section',
     title: 'Get a Markdown section by heading',
     description: [
-      'Return one section of a Markdown file, or of Markdown text you pass in, found by its heading title or anchor slug.',
-      'Use it when you have a path or raw Markdown and know the heading, such as the Install part of a README.',
-      'Not for anchors from docs_outline or docs_search (docs_read takes those) or for splitting a whole document (docs_chunk).',
-      'When several headings share the title, the first wins and matches counts them; pass an anchor to pick another.',
-      "A long section is cut and next_offset continues it. If nothing matches, SECTION_NOT_FOUND lists the document's headings, closest first.",
+      'Return one section of a Markdown file, or of Markdown text you pass, found by heading title or anchor slug.',
+      "Use it when you have a path or raw text and know the heading, such as a README's Install part.",
+      'Not for anchors from docs_outline or docs_search (docs_read takes those) or for splitting a document (docs_chunk).',
+      'When titles repeat, the first wins and matches counts them. A long section continues with next_offset; no match fails with SECTION_NOT_FOUND and the closest headings.',
     ].join('\n'),
     inputSchema: z.object({
       path: sourceFields.path,

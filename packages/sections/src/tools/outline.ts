@@ -121,11 +121,11 @@ export function outlineTool(index: DocsIndex) {
     name: 'docs_outline',
     title: 'Outline documentation',
     description: [
-      'List the heading tree of the documentation: one document, or every document under the configured roots.',
-      'Use it to learn how a page is organised and to collect the anchors docs_read takes.',
-      'Not for locating a topic (docs_where) or for matching words (docs_search).',
-      'Only real headings count; lines that look like headings inside code fences, HTML, quotes or lists are ignored.',
-      'The all-documents listing comes in pages of documents (continue with next_offset) and names the files it had to skip, such as ones too large or not UTF-8. An unknown doc_id is refused with the closest ids.',
+      'List the heading tree of one document, or of every document under the configured roots.',
+      'Use it to see how the docs are organised and to collect the anchors docs_read takes.',
+      'Not for finding a topic (docs_where) or matching words (docs_search).',
+      'Headings inside code fences, HTML, quotes or lists do not count.',
+      'The all-documents list is paged with next_offset and names the files it skipped, such as ones too large or not UTF-8; an unknown doc_id fails with the closest ids.',
     ].join('\n'),
     inputSchema: z.object({
       ...sourceFields,

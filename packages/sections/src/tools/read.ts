@@ -15,11 +15,11 @@ export function readTool(index: DocsIndex) {
     name: 'docs_read',
     title: 'Read a documentation section',
     description: [
-      'Read one documentation section as its original Markdown, chosen by anchor and returned in pages of characters.',
-      'Use it once docs_outline, docs_search or docs_where has given you an anchor: it costs far less than opening the whole file.',
-      'Not for a file path or inline text plus a heading title; docs_get_section takes those.',
-      'While has_more is true, call again with offset set to next_offset; the pages never split a character and join back into the exact section text.',
-      'A wrong anchor fails with ANCHOR_NOT_FOUND and suggests the nearest real ones.',
+      'Read one documentation section as its original Markdown, chosen by anchor, in pages of characters.',
+      'Use it once docs_outline, docs_search or docs_where has given you an anchor: it costs far less than the whole file.',
+      'Not for a file path or a heading title: docs_get_section takes those.',
+      'While has_more is true, call again with offset set to next_offset; pages never split a character.',
+      'A wrong anchor fails with ANCHOR_NOT_FOUND and the nearest real anchors.',
     ].join('\n'),
     inputSchema: z.object({
       anchor: z

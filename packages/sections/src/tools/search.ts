@@ -13,10 +13,10 @@ export function searchTool(index: DocsIndex) {
     title: 'Search documentation sections',
     description: [
       'Rank documentation sections across every root by how well their headings and text match some words.',
-      'Use it to collect every section that mentions a term, then read a hit with docs_read by its anchor.',
-      'Not for the one section that owns a topic: docs_where answers that with a short list.',
-      'Matching ignores case and folds common English endings (install, installing, installation); heading hits weigh more than body hits, and sections holding all the words rank first.',
-      'Results come in pages; follow next_offset for more. A query with no letter or digit fails with EMPTY_QUERY.',
+      'Use it to collect the sections that mention a term, then open one with docs_read by its anchor.',
+      'Not for the one section that owns a topic: docs_where gives that short list.',
+      'Case and common English endings are ignored, heading hits weigh most, and sections holding all the words come first.',
+      'Results are paged with next_offset; a query without letters or digits fails with EMPTY_QUERY.',
     ].join('\n'),
     inputSchema: z.object({
       query: z

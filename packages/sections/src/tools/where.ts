@@ -22,9 +22,9 @@ export function whereTool(index: DocsIndex) {
     description: [
       'Point to the section where a topic is documented, or to the section that holds a given line of a document.',
       'Use it before docs_read when you know the subject but not the page, or to turn a grep hit into an anchor.',
-      'Not for an exhaustive list of mentions: docs_search pages through all of them.',
-      "Give query, such as 'how do I rotate tokens?', for the few sections most likely to be its home, best first; or give line with path or doc_id, say from a grep hit, for the innermost section around that line.",
-      'Question words such as how or what are ignored and heading matches count most. Mixing the two modes, or a line past the end of the document, is refused.',
+      'Not for every mention: docs_search pages through those.',
+      'Give query for the few likeliest sections, best first, or line with path or doc_id for the innermost section around it, not both.',
+      'Question words such as how or what are ignored; a line past the end of the document is refused.',
     ].join('\n'),
     inputSchema: z.object({
       query: z

@@ -12,11 +12,10 @@ import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
 import { INDEX_FILE, LOG_FILE } from '../lib/wiki.js';
 
-const DESCRIPTION = `List the pages of one wiki, optionally limited to a folder, a glob or both.
+const DESCRIPTION = `List the pages of one wiki, optionally narrowed to a folder, a glob or both.
 Use it to browse a wiki or to collect the paths and versions that read_page and write_batch need.
 Not for finding pages by what they say: search_wiki does that.
-A page must match both folder and glob, and the glob is tried against the full path from the wiki root.
-Titles come from front matter, else the first top-level heading, else the file name. Hidden folders, temporary files and non-page files never appear; a page that cannot be read is listed with a note.
+Titles come from front matter, else the first top-level heading, else the file name; hidden folders and non-page files never appear.
 Continue with next_offset until it is null. An unknown wiki or folder is refused with the closest names.`;
 
 /** The list_pages tool: a paged, filtered listing of a wiki's pages. */

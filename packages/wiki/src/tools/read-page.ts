@@ -14,9 +14,8 @@ export const readPageDescription = (
 ) => `Read one wiki page, or one of its root files, whole or as a window of lines.
 Use it after list_pages or search_wiki gave you a path, and always before editing.
 Not for finding pages by words: search_wiki does that.
-By default links are rendered for people ([[Page|alias]] shows the alias, embeds become placeholders, block ids are hidden); show this form to users.
-Pass raw=true before an edit: you get the stored text that a write_batch replace must quote, and the version it expects. Line numbers match in both forms; when ${more} is true, follow next_offset.
-A missing page is refused with the nearest existing paths; hidden, non-page and outside paths are refused too.`;
+Links are rendered for people by default; show that form to users. Pass raw=true before an edit to get the stored text a write_batch replace must quote, and the version it expects.
+Line numbers match in both forms; when ${more} is true, follow next_offset. A missing page is refused with the nearest existing paths.`;
 
 /** The read_page tool: a page rendered for display or raw for editing, by line window. */
 export function readPageTool(runtime: WikiRuntime) {

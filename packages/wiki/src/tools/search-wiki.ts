@@ -3,12 +3,11 @@ import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
 
-const DESCRIPTION = `Search the pages of one wiki for words and rank them, with title and alias hits first, then tags, then body text.
+const DESCRIPTION = `Search the pages of one wiki for words and rank them: title and alias hits first, then tags, then body text.
 Use it to find pages by topic or wording, then open a hit with read_page (pass its line as offset to land on the snippet).
 Not for browsing a folder: list_pages does that.
-Words match regardless of case, accents and simple plurals; a page needs only one of them, more matches rank higher, and #word looks at tags only.
-Each snippet is one line of the page with links shown as text. Continue with next_offset until it is null.
-A query with no letters or digits, an unknown wiki or a missing folder is refused with a message naming the problem.`;
+Case, accents and simple plurals are ignored; a page needs only one of the words, more matches rank higher, and #word looks at tags only.
+Continue with next_offset. A query with no letters or digits, an unknown wiki or a missing folder is refused.`;
 
 /** The search_wiki tool: ranked full-text search with snippets. */
 export function searchWikiTool(runtime: WikiRuntime) {

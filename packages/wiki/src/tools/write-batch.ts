@@ -5,10 +5,10 @@ import type { WikiRuntime } from '../lib/runtime.js';
 import { versionSchema, wikiParam } from '../lib/schemas.js';
 
 const DESCRIPTION = `Change pages of one wiki in a single all-or-nothing batch: create, overwrite, append, replace exact text, delete, or move a page while rewriting every link to it.
-Use it to edit after read_page with raw=true gave you each page's exact text and version; every change to an existing page needs that version.
+Use it after read_page with raw=true gave you each page's exact text and version; every change to an existing page needs that version.
 Not for reading: it never returns page text (use read_page).
-Operations run in order, each seeing the result of the ones before. If any is invalid or a version is stale, nothing is written and BATCH_REJECTED lists each failure with the page's current version.
-dry_run previews the diffs without writing, and a log note becomes a dated log.md entry in the same batch. Writes are atomic, crash-safe and locked per wiki.`;
+Operations run in order. If any is invalid or a version is stale, nothing is written and BATCH_REJECTED lists each failure with the page's current version.
+dry_run previews the diffs. Writes are atomic, crash-safe and locked per wiki.`;
 
 /**
  * Most characters that `content`, `old_text` and `new_text` of one batch may hold together, so
