@@ -141,7 +141,8 @@ export function mdChunkTools(options: SectionsOptions | DocsIndex): AnyToolDefin
       'Use it to ingest or index an entire document.',
       'Not for one section (get_section) or the heading list (outline_markdown).',
       'Sections that fit stay whole; bigger ones are divided at blank lines, and code fences or tables are never cut. Front matter is dropped.',
-      'Send exactly one of path and text; continue with next_offset. A file outside the root, too large or not UTF-8 is refused.',
+      "Send exactly one of path and text; continue with next_offset. Choose max_chars from your embedding model's input size, about four characters per English token.",
+      'A file outside the root, too large or not UTF-8 is refused.',
     ].join('\n'),
     input: {
       path,

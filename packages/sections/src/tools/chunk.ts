@@ -14,7 +14,7 @@ export function chunkTool(index: DocsIndex) {
       'Use it to process a complete document piece by piece.',
       'Not for one known section: docs_read (by anchor) or docs_get_section (by heading) return just that.',
       'Sections that fit stay whole; bigger ones are split at blank lines. Code fences and tables are never cut, so one too big comes back whole, marked oversized. Front matter is skipped.',
-      'Name the document with exactly one of doc_id, path or text, and page with next_offset.',
+      "Name the document with exactly one of doc_id, path or text, and page with next_offset. Choose max_chars from your embedding model's input size, about four characters per English token.",
     ].join('\n'),
     inputSchema: z.object({
       ...sourceFields,

@@ -19,6 +19,7 @@ export function readTool(index: DocsIndex) {
       'Use it once docs_outline, docs_search or docs_where has given you an anchor: it costs far less than the whole file.',
       'Not for a file path or a heading title: docs_get_section takes those.',
       'While has_more is true, call again with offset set to next_offset; pages never split a character.',
+      'For a long chapter, read it first with include_subsections set to false, then open only the subsections you need.',
       'A wrong anchor fails with ANCHOR_NOT_FOUND and the nearest real anchors.',
     ].join('\n'),
     inputSchema: z.object({
