@@ -38,7 +38,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
       'Busca palabras o frases en las notas indexadas y devuelve citas ordenadas por relevancia: archivo, líneas y un extracto resaltado.',
       'Úsala para saber en qué notas se menciona algo antes de abrir ninguna.',
       'No sirve para leer: abre las líneas citadas con leer_fragmento.',
-      'Ignora mayúsculas y acentos; las comillas marcan una frase y un * final un prefijo, y fuente (un id de listar_fuentes) o patron_ruta (un glob de rutas) acotan dónde buscar. Si ningún fragmento tiene todas las palabras, devuelve los que tengan alguna y match lo indica.',
+      'Ignora mayúsculas y acentos; las comillas marcan una frase y un * final un prefijo. Por defecto la consulta se escapa sola; activa sintaxis_fts solo para OR, NEAR o filtros por encabezado. Si ningún fragmento tiene todas las palabras, devuelve los que tengan alguna y match lo indica.',
       'Nunca modifica tus notas: sin índice, la primera llamada lo construye en su propia base de datos, y stale marca los archivos editados desde la última reindexación. Sigue con next_offset.',
     ].join(' '),
     input: {

@@ -124,7 +124,7 @@ export function outlineTool(index: DocsIndex) {
       'List the heading tree of one document, or of every document under the configured roots.',
       'Use it to see how the docs are organised and to collect the anchors docs_read takes.',
       'Not for finding a topic (docs_where) or matching words (docs_search).',
-      'Outline the whole tree at a shallow depth first, then one doc_id in full; offset pages the tree, section_offset one long outline. Headings inside code fences, HTML, quotes or lists do not count.',
+      'Omit doc_id, path and text to outline every document at a shallow depth, then outline the one you need in full. Headings inside code fences, HTML, quotes or lists do not count.',
       'The all-documents list is paged with next_offset and names the files it skipped, such as ones too large or not UTF-8; an unknown doc_id fails with the closest ids.',
     ].join('\n'),
     inputSchema: z.object({
