@@ -29,8 +29,6 @@ const KNOWN_BELOW: Record<string, Record<string, string>> = {
   // rule's finding that no clause says when to call it is still quoted in its justification).
   // Still empty after the second refit (same day, checked on a fresh held-out set); the lowest
   // native tools are docs_read, docs_get_section and docs_chunk at exactly 4.5.
-  // Still empty after the refit on the whole corpus (1,873 observations, lint4): every tool
-  // scores 4.6 or more with the descriptions of that day.
 };
 
 describe('TDQS gate on every tool we ship', () => {

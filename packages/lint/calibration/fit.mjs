@@ -213,7 +213,14 @@ function fitCuts(ts, ys, ws) {
 function fitDimension(train, d, config) {
   if (config.set === null) return { predict: (r) => r.rules[d] };
   const ys = train.map((r) => r.ex.published.scores[d]);
-  const m = ridge(train, ys, SETS[config.set], config.lambda);
+  let m = ridge(train, ys, SETS[config.set], config.lambda);
+  for (let it = 0; it < (config.lad ? DIMENSION_LAD_ITERATIONS : 0); it++) {
+    const reweighted = train.map((r, i) => ({
+      ...r,
+      w: r.w / Math.max(Math.abs(ys[i] - lin(m, r.z)), LAD_FLOOR),
+    }));
+    m = ridge(reweighted, ys, SETS[config.set], config.lambda);
+  }
   const cuts = fitCuts(
     train.map((r) => lin(m, r.z)),
     ys,
@@ -233,12 +240,24 @@ const stats = (pairs) => {
   };
 };
 
-/** Candidates from simplest to most complex. */
+/**
+ * Candidates from simplest to most complex: ridge fits, then the same refit towards least
+ * absolute error (DIMENSION_LAD_ITERATIONS reweighted refits, as fitHidden does) on the
+ * stronger ridge strengths.
+ */
+const DIMENSION_LAD_ITERATIONS = 3;
+/** Smallest residual a reweighted refit divides by. */
+const LAD_FLOOR = 0.05;
+const LAD_LAMBDAS = [10000, 3000, 1000, 300, 100, 30];
 const candidates = [
   { set: null },
   ...['rules', 'all'].flatMap((set) => LAMBDAS.map((lambda) => ({ set, lambda }))),
+  ...['rules', 'all'].flatMap((set) => LAD_LAMBDAS.map((lambda) => ({ set, lambda, lad: true }))),
 ];
-const label = (c) => (c.set === null ? 'rules alone' : `${c.set} features, λ=${c.lambda}`);
+const label = (c) =>
+  c.set === null
+    ? 'rules alone'
+    : `${c.set} features, λ=${c.lambda}${c.lad ? ', least absolute error' : ''}`;
 const pick = (scored) => {
   const best = Math.min(...scored.map((s) => s.mae));
   return scored.find((s) => s.mae <= best + TIE);
@@ -321,7 +340,6 @@ const tdqsRows = rows.filter((r) => r.ex.published.tdqs !== undefined);
  * many connectors, published from 1.7 to 3.6) pull every prediction.
  */
 const LAD_ITERATIONS = 8;
-const LAD_FLOOR = 0.05;
 function fitHidden(train, dimsOf, config) {
   const ys = train.map((r) => (r.ex.published.tdqs - rest(full(r, dimsOf(r)))) / HIDDEN_SHARE);
   let m = ridge(train, ys, SETS[config.set], config.lambda);

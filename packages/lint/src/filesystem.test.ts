@@ -44,7 +44,7 @@ describe('scoring the official MCP filesystem server', () => {
     });
     expect(first.server).toMatchObject({
       toolCount: 14,
-      meanTdqs: 4.1,
+      meanTdqs: 4,
       minTdqs: 3.7,
       descriptionQualityScore: 3.9,
       descriptionQualityTier: 'A',
