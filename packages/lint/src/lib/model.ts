@@ -21,6 +21,31 @@ import { DIMENSION_WEIGHTS, DIMENSIONS, type Dimension, type ToolJudgeInput } fr
  *   that stay closest to the rules' own purpose and usage scores.
  */
 
+/**
+ * Features read from the description text and the raw schema alone (added in the refit on the
+ * whole corpus, 2026-12-01): a finer length curve, sentence roles (returns, usage, parameters),
+ * restated defaults, ranges and numbers, identifiers in code form, list lines, examples.
+ */
+const DESCRIPTION_FEATURES = [
+  'words_linear',
+  'log_words_squared',
+  'over_40_words',
+  'over_80_words',
+  'over_130_words',
+  'returns_share_with_output_schema',
+  'returns_share',
+  'usage_share',
+  'parameter_share',
+  'defaults_named',
+  'ranges_named',
+  'parameter_names_in_text',
+  'words_per_parameter',
+  'code_tokens',
+  'list_lines',
+  'example',
+  'numbers',
+] as const;
+
 /** Feature names, in vector order. */
 export const FEATURE_NAMES = [
   'rule_purpose',
@@ -88,6 +113,7 @@ export const FEATURE_NAMES = [
   'params_none_described',
   'short_no_annotations',
   'short_many_params',
+  ...DESCRIPTION_FEATURES,
 ] as const;
 
 /** A rule score per dimension. */
@@ -184,6 +210,54 @@ export function featureVector(a: Analysis, input: ToolJudgeInput, rules: RuleSco
     b(s.paramCount > 0 && s.paramsWithDescriptions === 0),
     b(wc <= 10 && !a.hintsDeclared),
     b(wc <= 10 && s.paramCount >= 3),
+    ...descriptionFeatures(tool),
+  ];
+}
+
+/** Word-like runs, for the description features (kept apart from `words` so they never move). */
+const WORD_RUN = /[\p{L}\p{N}][\p{L}\p{N}'_.-]*/gu;
+const countWords = (text: string) => (text.match(WORD_RUN) ?? []).length;
+const RETURNS_ROLE = /\b(returns?|outputs?|responds?|response|result)\b/i;
+const USAGE_ROLE = /\b(use|call|prefer|instead|when|before|after|avoid)\b/i;
+const DEFAULT_WORD = /\bdefaults?\b|\bdefault:/gi;
+const RANGE = /\b\d+\s*(-|–|to)\s*\d+\b|\bmax(imum)?\b|\bmin(imum)?\b|\bup to \d+/gi;
+const CODE_TOKEN = /`[^`]+`|\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z][a-zA-Z]+\b/g;
+const LIST_LINE = /^\s*([-*•]|\d+\.)\s/gm;
+const EXAMPLE = /\b(e\.g\.|example|for instance)\b/i;
+
+/** The {@link DESCRIPTION_FEATURES} of one definition, in order. */
+function descriptionFeatures(tool: ToolJudgeInput['tool']): number[] {
+  const d = tool.description ?? '';
+  const wc = countWords(d);
+  const props = tool.inputSchema?.properties;
+  const names = props && typeof props === 'object' ? Object.keys(props) : [];
+  const named = names.filter((n) => n.length > 2);
+  const sentences = d
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((x) => x.trim())
+    .filter((x) => countWords(x) > 0);
+  const ns = Math.max(1, sentences.length);
+  const share = (re: RegExp) => sentences.filter((x) => re.test(x)).length / ns;
+  const returnsShare = share(RETURNS_ROLE);
+  const count = (re: RegExp) => (d.match(re) ?? []).length;
+  return [
+    Math.min(wc, 250) / 100,
+    (Math.log1p(wc) / 3) ** 2,
+    b(wc > 40),
+    b(wc > 80),
+    b(wc > 130),
+    tool.outputSchema ? returnsShare : 0,
+    returnsShare,
+    share(USAGE_ROLE),
+    names.length ? sentences.filter((x) => named.some((n) => x.includes(n))).length / ns : 0,
+    Math.min(count(DEFAULT_WORD), 4) / 4,
+    Math.min(count(RANGE), 4) / 4,
+    Math.min(named.filter((n) => d.includes(n)).length, 6) / 6,
+    Math.log1p(wc / (names.length + 1)),
+    Math.min(count(CODE_TOKEN), 10) / 10,
+    Math.min(count(LIST_LINE), 10) / 10,
+    b(EXAMPLE.test(d)),
+    Math.min(count(/\d+/g), 10) / 10,
   ];
 }
 
