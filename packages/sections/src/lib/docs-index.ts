@@ -28,12 +28,18 @@ import {
 } from '@lectern/markdown';
 import type { ParsedFile } from './parse.js';
 import {
+  collectSoon,
   PARSE_WORKER_MIN_BYTES,
   parseInWorker,
   parseWorkerAvailable,
-  searchInWorker,
 } from './parse-pool.js';
-import { buildSearchData, type DocSearchData, searchDataBytes, TermTable } from './search.js';
+import {
+  buildSearchData,
+  buildSearchDataInSlices,
+  type DocSearchData,
+  searchDataBytes,
+  TermTable,
+} from './search.js';
 import {
   byteRange,
   type DocOutline,
@@ -566,42 +572,22 @@ export class DocsIndex {
     stored.searching ??= (async () => {
       try {
         const { lines } = stored.model;
-        const data =
-          !stored.inline &&
-          lines.end - lines.textStart >= PARSE_WORKER_MIN_BYTES &&
-          parseWorkerAvailable()
-            ? await this.searchOnWorker(stored)
-            : buildSearchData(await this.fullModelOf(stored), this.terms);
+        const large = !stored.inline && lines.end - lines.textStart >= PARSE_WORKER_MIN_BYTES;
+        // A large document is indexed here in slices (other requests are answered between
+        // them): on the parse worker its text, garbage and answer came on top of a second
+        // heap, and a peak about 20 MB higher for a 10 MB document.
+        const data = large
+          ? await buildSearchDataInSlices(await this.fullModelOf(stored), this.terms)
+          : buildSearchData(await this.fullModelOf(stored), this.terms);
         stored.search = data;
         if (!stored.inline) this.grew(stored, searchDataBytes(data));
+        if (large) collectSoon(lines.end - lines.textStart);
         return data;
       } finally {
         stored.searching = null;
       }
     })();
     return stored.searching;
-  }
-
-  /**
-   * {@link buildSearchData} of a large document on the parse worker thread: its text is read
-   * back here (checked against the parsed version) and handed over as bytes, so it is never
-   * decoded on this thread; the term strings that come back are interned.
-   */
-  private async searchOnWorker(stored: Stored): Promise<DocSearchData> {
-    const { lines, outline, blocks } = stored.model;
-    const bytes = await this.readBytes(stored, lines.textStart, lines.end);
-    const data = await searchInWorker(bytes, {
-      sections: outline.sections,
-      totalLines: outline.totalLines,
-      frontMatter: outline.frontMatter,
-      parser: outline.parser,
-      exact: outline.exact,
-      title: outline.title,
-      blocks,
-    });
-    if (data === null) throw new DocChangedError(this.shown(stored));
-    for (let i = 0; i < data.terms.length; i++) data.terms[i] = this.terms.intern(data.terms[i]!);
-    return data;
   }
 
   /**

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ParsedFile, SearchOutline } from './parse.js';
+import type { ParsedFile } from './parse.js';
 import type { ParseRequest } from './parse-worker.js';
-import type { DocSearchData } from './search.js';
 
 /*
  * One parse worker thread for the process (started on first use, not keeping the process
@@ -23,8 +22,8 @@ const RECYCLE_BYTES = 8 * 1024 * 1024;
 /**
  * The worker's young generation, in MiB (V8's default lets it grow to 48): a parse allocates
  * many short-lived objects, and a small nursery collects them more often instead of holding
- * them. Measured on a 10 MB document: the process peak is about 10 MB lower when parsing and
- * 15 to 25 MB lower when building its search data, for no measurable CPU.
+ * them. Measured on a 10 MB document: the process peak is about 10 MB lower when parsing,
+ * for no measurable CPU.
  */
 const WORKER_YOUNG_MB = 4;
 
@@ -61,12 +60,10 @@ function fullCollection(): void {
 type Reply =
   | { id: number; parsed: ParsedFile }
   | { id: number; notText: ArrayBuffer }
-  | { id: number; search: DocSearchData }
-  | { id: number; changed: true }
   | { id: number; error: string };
 
 interface Job {
-  resolve: (r: ParsedFile | DocSearchData | Uint8Array | null) => void;
+  resolve: (r: ParsedFile | Uint8Array) => void;
   reject: (e: Error) => void;
   length: number;
 }
@@ -115,8 +112,6 @@ function theWorker(): Worker | null {
     }
     if ('error' in reply) job.reject(new Error(`the parse worker thread failed: ${reply.error}`));
     else if ('notText' in reply) job.resolve(new Uint8Array(reply.notText, 0, job.length));
-    else if ('search' in reply) job.resolve(reply.search);
-    else if ('changed' in reply) job.resolve(null);
     else job.resolve(reply.parsed);
   });
   w.on('error', (e) => {
@@ -141,6 +136,14 @@ function collectIfIdle(): void {
 }
 
 /**
+ * After work on this thread over `bytes` bytes of a document (a large document's search data
+ * is built here), the same full collection as after a large parse answer, on the next turn.
+ */
+export function collectSoon(bytes: number): void {
+  if (bytes >= COLLECT_AFTER_BYTES) setImmediate(collectIfIdle);
+}
+
+/**
  * Ends the idle worker `w`, giving its heap back; the next parse starts a fresh one (an idle
  * successor would hold its own heap until then).
  */
@@ -162,25 +165,10 @@ export function parseWorkerAvailable(): boolean {
  * bytes themselves so the caller can report the exact decoding error.
  */
 export function parseInWorker(bytes: Uint8Array): Promise<ParsedFile | Uint8Array> {
-  return send(bytes, undefined) as Promise<ParsedFile | Uint8Array>;
+  return send(bytes);
 }
 
-/**
- * Builds the search data of a stored document in the worker thread from the bytes of its text
- * (handed over as in {@link parseInWorker}); null when they no longer match the outline (the
- * file changed). Term strings come back as copies: the caller interns them.
- */
-export function searchInWorker(
-  bytes: Uint8Array,
-  outline: SearchOutline,
-): Promise<DocSearchData | null> {
-  return send(bytes, outline) as Promise<DocSearchData | null>;
-}
-
-function send(
-  bytes: Uint8Array,
-  search: SearchOutline | undefined,
-): Promise<ParsedFile | DocSearchData | Uint8Array | null> {
+function send(bytes: Uint8Array): Promise<ParsedFile | Uint8Array> {
   const w = theWorker();
   if (!w) return Promise.reject(new Error('the parse worker script is missing'));
   // A buffer that holds only these bytes is handed over; one shared with other data (Node's
@@ -197,7 +185,6 @@ function send(
     w.ref();
     workerBytes += bytes.length;
     const req: ParseRequest = { id, buffer, length: bytes.length };
-    if (search) req.search = search;
     w.postMessage(req, [buffer]);
   });
 }

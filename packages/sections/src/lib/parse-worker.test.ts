@@ -219,7 +219,7 @@ describe('the docs index with large files', () => {
       for (const s of some) {
         expect(await doc.extract(s.startLine, s.endLine)).toEqual(sectionExtract(model, s, true));
       }
-      // the search data built on the worker thread equals a build from the in-memory parse
+      // the search data, built on this thread in slices, equals a build from the in-memory parse
       expect(await doc.search()).toEqual(buildSearchData(model));
     }
     expect(events.sort()).toEqual(docs.map((d) => d.model.chars).sort());

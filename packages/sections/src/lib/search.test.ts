@@ -1,6 +1,17 @@
+import { bySize } from '@lectern/core/testing';
 import { buildDocument } from '@lectern/markdown';
+import { createRng, realisticDocument, tortureDocument } from '@lectern/markdown/testing';
 import { describe, expect, it } from 'vitest';
-import { buildSearchData, contentTokens, scoreAll, snippet, stem, tokenize } from './search.js';
+import {
+  buildSearchData,
+  buildSearchDataInSlices,
+  contentTokens,
+  scoreAll,
+  snippet,
+  stem,
+  TermTable,
+  tokenize,
+} from './search.js';
 
 describe('tokenize and stem', () => {
   it('folds common English endings onto one stem', () => {
@@ -46,5 +57,51 @@ describe('scoreAll', () => {
   it('makes a snippet around the first match', () => {
     const unit = data.units.find((u) => u.section === 1)!;
     expect(snippet(doc, unit, 'unaffected', 'Timeout')).toContain('unaffected');
+  });
+});
+
+describe('buildSearchDataInSlices', () => {
+  const docs = (): string[] => {
+    const rng = createRng(17);
+    const out = [
+      '',
+      'no heading at all\n',
+      '---\ntitle: x\n---\n\npreamble words\n\n# Head\n\nbody\n',
+      'Setext\n======\n\nunder it\n\nNext\n----\nmore\n',
+      '# Only a heading',
+      '\uFEFF# BOM\r\n\r\nCRLF body, ü 安装\r\n## Sub\r\ntext\r\n',
+    ];
+    for (let i = 0; i < bySize(12, 60); i++) out.push(realisticDocument(i + 1, 2000 + 400 * i));
+    for (let i = 0; i < bySize(12, 60); i++) out.push(tortureDocument(rng));
+    return out;
+  };
+
+  it('gives the one-go build for any slice size', async () => {
+    for (const text of docs()) {
+      const doc = buildDocument(text);
+      const want = buildSearchData(doc);
+      for (const slice of [1, 100, 1_000_000]) {
+        expect(await buildSearchDataInSlices(doc, new TermTable(), slice)).toEqual(want);
+      }
+    }
+  }, 60_000);
+
+  it('lets waiting callbacks run between slices, and shares terms through the table', async () => {
+    const doc = buildDocument(realisticDocument(5, 60_000));
+    expect(doc.sections.length).toBeGreaterThan(10);
+    const table = new TermTable();
+    let ranBetween = false;
+    let done = false;
+    const building = buildSearchDataInSlices(doc, table, 1).then((d) => {
+      done = true;
+      return d;
+    });
+    setImmediate(() => {
+      ranBetween = !done;
+    });
+    const data = await building;
+    expect(ranBetween).toBe(true);
+    expect(data).toEqual(buildSearchData(doc));
+    expect(table.size).toBe(data.terms.length);
   });
 });

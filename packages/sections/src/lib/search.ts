@@ -189,69 +189,132 @@ function countInto(map: Map<string, number>, tokens: string[]): void {
 }
 
 /**
- * Builds the search index of a parsed document. Terms are shared through `table` when given
- * (a {@link DocsIndex} passes its own), else through a table of this call.
+ * The search index of one document while it is built: units are added in document order
+ * ({@link addUnit}), then {@link finish} packs the postings.
  */
-export function buildSearchData(doc: DocModel, table: TermTable = new TermTable()): DocSearchData {
-  const units: SearchUnit[] = [];
-  const lists = new Map<string, PostingWriter>();
-  let totalLen = 0;
-  const add = (section: number, head: string, bodyFirst: number, bodyLast: number) => {
+class SearchBuilder {
+  private readonly units: SearchUnit[] = [];
+  private readonly lists = new Map<string, PostingWriter>();
+  private totalLen = 0;
+
+  constructor(
+    private readonly doc: DocModel,
+    private readonly table: TermTable,
+  ) {}
+
+  /** Adds the unit of `section` (-1: the preamble); returns the characters of body read. */
+  addUnit(section: number, head: string, bodyFirst: number, bodyLast: number): number {
+    const doc = this.doc;
     const headToks = tokenize(head);
     const body =
       bodyLast >= bodyFirst
         ? doc.text.slice(lineStartOffset(doc, bodyFirst), lineEndOffset(doc, bodyLast))
         : '';
     const bodyToks = tokenize(body);
-    if (headToks.length === 0 && bodyToks.length === 0) return;
-    const u = units.length;
-    units.push({
+    if (headToks.length === 0 && bodyToks.length === 0) return body.length;
+    const u = this.units.length;
+    this.units.push({
       section,
       headLen: headToks.length,
       bodyLen: bodyToks.length,
       bodyFirst,
       bodyLast,
     });
-    totalLen += headToks.length + bodyToks.length;
+    this.totalLen += headToks.length + bodyToks.length;
     const h = new Map<string, number>();
     const b = new Map<string, number>();
     countInto(h, headToks);
     countInto(b, bodyToks);
     const push = (t: string) => {
-      let list = lists.get(t);
+      let list = this.lists.get(t);
       if (!list) {
         list = new PostingWriter();
-        lists.set(table.intern(t), list);
+        this.lists.set(this.table.intern(t), list);
       }
       list.add(u, h.get(t) ?? 0, b.get(t) ?? 0);
     };
     for (const t of h.keys()) push(t);
     for (const t of b.keys()) if (!h.has(t)) push(t);
-  };
-  const firstBody = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1;
-  const first = doc.sections[0];
-  const preambleLast = trimBlankTail(doc, firstBody, first ? first.startLine - 1 : doc.totalLines);
-  if (preambleLast >= firstBody) add(-1, '', firstBody, preambleLast);
-  // Heading lines are everything from startLine to the line before the body; setext headings
-  // take two or more lines, so the body starts after the heading's own last line.
-  doc.sections.forEach((s, i) => {
-    const headingLines = headingLineCount(doc, i);
-    add(i, s.heading, s.startLine + headingLines, s.ownEndLine);
-  });
-  const terms = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const termStarts = new Uint32Array(terms.length + 1);
-  let size = 0;
-  for (const w of lists.values()) size += w.length;
-  const postings = new Uint8Array(size);
-  let at = 0;
-  terms.forEach((t, k) => {
-    termStarts[k] = at;
-    const w = lists.get(t)!;
-    postings.set(w.bytes.subarray(0, w.length), at);
-    at += w.length;
-  });
-  termStarts[terms.length] = at;
-  return { units, terms, termStarts, postings, totalLen };
+    return body.length;
+  }
+
+  /** The text before the first heading (after front matter), when there is any. */
+  addPreamble(): void {
+    const doc = this.doc;
+    const firstBody = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1;
+    const first = doc.sections[0];
+    const last = trimBlankTail(doc, firstBody, first ? first.startLine - 1 : doc.totalLines);
+    if (last >= firstBody) this.addUnit(-1, '', firstBody, last);
+  }
+
+  /**
+   * Adds section `i`. Heading lines are everything from startLine to the line before the
+   * body; setext headings take two or more lines, so the body starts after the heading's own
+   * last line.
+   */
+  addSection(i: number): number {
+    const s = this.doc.sections[i]!;
+    return this.addUnit(i, s.heading, s.startLine + headingLineCount(this.doc, i), s.ownEndLine);
+  }
+
+  finish(): DocSearchData {
+    const lists = this.lists;
+    const terms = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const termStarts = new Uint32Array(terms.length + 1);
+    let size = 0;
+    for (const w of lists.values()) size += w.length;
+    const postings = new Uint8Array(size);
+    let at = 0;
+    terms.forEach((t, k) => {
+      termStarts[k] = at;
+      const w = lists.get(t)!;
+      postings.set(w.bytes.subarray(0, w.length), at);
+      at += w.length;
+    });
+    termStarts[terms.length] = at;
+    return { units: this.units, terms, termStarts, postings, totalLen: this.totalLen };
+  }
+}
+
+/**
+ * Builds the search index of a parsed document. Terms are shared through `table` when given
+ * (a {@link DocsIndex} passes its own), else through a table of this call.
+ */
+export function buildSearchData(doc: DocModel, table: TermTable = new TermTable()): DocSearchData {
+  const builder = new SearchBuilder(doc, table);
+  builder.addPreamble();
+  for (let i = 0; i < doc.sections.length; i++) builder.addSection(i);
+  return builder.finish();
+}
+
+/** Characters of section text a slice of {@link buildSearchDataInSlices} reads at most. */
+export const SEARCH_SLICE_CHARS = 256 * 1024;
+
+/** Lets the event loop run what is waiting (I/O included) before the next slice. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * {@link buildSearchData} in slices: after each `sliceChars` characters of section text (a
+ * single larger section is one slice) it waits for the event loop's next turn, so a large
+ * document is indexed on the calling thread while other requests are still answered. The
+ * result is the same as the one-go build's.
+ */
+export async function buildSearchDataInSlices(
+  doc: DocModel,
+  table: TermTable = new TermTable(),
+  sliceChars: number = SEARCH_SLICE_CHARS,
+): Promise<DocSearchData> {
+  const builder = new SearchBuilder(doc, table);
+  builder.addPreamble();
+  let read = 0;
+  for (let i = 0; i < doc.sections.length; i++) {
+    read += builder.addSection(i);
+    if (read >= sliceChars && i + 1 < doc.sections.length) {
+      read = 0;
+      await nextTurn();
+    }
+  }
+  return builder.finish();
 }
 
 /** How many lines the heading of section `i` takes (2+ for setext headings). */
