@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ParsedFile } from './parse.js';
+import { type ParsedFile, restoreHeadingPaths } from './parse.js';
 import type { ParseRequest } from './parse-worker.js';
 
 /*
@@ -112,7 +112,7 @@ function theWorker(): Worker | null {
     }
     if ('error' in reply) job.reject(new Error(`the parse worker thread failed: ${reply.error}`));
     else if ('notText' in reply) job.resolve(new Uint8Array(reply.notText, 0, job.length));
-    else job.resolve(reply.parsed);
+    else job.resolve(restoreHeadingPaths(reply.parsed));
   });
   w.on('error', (e) => {
     if (retired.has(w)) return;

@@ -4,7 +4,7 @@
  * transferred, section records copied), so the caller's thread never holds the file's text.
  */
 import { parentPort } from 'node:worker_threads';
-import { parseFileBytes, transferablesOf } from './parse.js';
+import { dropHeadingPaths, parseFileBytes, transferablesOf } from './parse.js';
 
 /** A request: the bytes of one file to parse. */
 export interface ParseRequest {
@@ -32,7 +32,10 @@ parentPort?.on('message', (req: ParseRequest) => {
       parentPort!.postMessage({ id: req.id, notText: req.buffer }, [req.buffer]);
       return;
     }
-    parentPort!.postMessage({ id: req.id, parsed }, transferablesOf(parsed.stored));
+    parentPort!.postMessage(
+      { id: req.id, parsed: dropHeadingPaths(parsed) },
+      transferablesOf(parsed.stored),
+    );
   } catch (e) {
     parentPort!.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) });
   }

@@ -45,3 +45,23 @@ export function transferablesOf(stored: StoredModel): ArrayBuffer[] {
   }
   return [...out];
 }
+
+/**
+ * Empties the heading paths of a parsed file's sections before it is sent to another thread:
+ * a structured clone copies every string of every path (a heading once more for each section
+ * under it), where {@link restoreHeadingPaths} rebuilds them there sharing the headings.
+ */
+export function dropHeadingPaths(parsed: ParsedFile): ParsedFile {
+  for (const s of parsed.stored.outline.sections) s.headingPath = [];
+  return parsed;
+}
+
+/** Rebuilds the heading paths {@link dropHeadingPaths} emptied, as `storeModel` makes them. */
+export function restoreHeadingPaths(parsed: ParsedFile): ParsedFile {
+  const sections = parsed.stored.outline.sections;
+  for (const s of sections) {
+    const parent = s.parent === -1 ? undefined : sections[s.parent];
+    s.headingPath = parent ? [...parent.headingPath, s.heading] : [s.heading];
+  }
+  return parsed;
+}
