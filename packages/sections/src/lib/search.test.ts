@@ -76,11 +76,11 @@ describe('buildSearchDataInSlices', () => {
     return out;
   };
 
-  it('gives the one-go build for any slice size', async () => {
+  it('gives the one-go build however it is sliced', async () => {
     for (const text of docs()) {
       const doc = buildDocument(text);
       const want = buildSearchData(doc);
-      for (const slice of [1, 100, 1_000_000]) {
+      for (const slice of [0, 1, Number.POSITIVE_INFINITY]) {
         expect(await buildSearchDataInSlices(doc, new TermTable(), slice)).toEqual(want);
       }
     }
@@ -92,7 +92,7 @@ describe('buildSearchDataInSlices', () => {
     const table = new TermTable();
     let ranBetween = false;
     let done = false;
-    const building = buildSearchDataInSlices(doc, table, 1).then((d) => {
+    const building = buildSearchDataInSlices(doc, table, 0).then((d) => {
       done = true;
       return d;
     });

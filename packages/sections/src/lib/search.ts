@@ -202,8 +202,8 @@ class SearchBuilder {
     private readonly table: TermTable,
   ) {}
 
-  /** Adds the unit of `section` (-1: the preamble); returns the characters of body read. */
-  addUnit(section: number, head: string, bodyFirst: number, bodyLast: number): number {
+  /** Adds the unit of `section` (-1: the preamble). */
+  addUnit(section: number, head: string, bodyFirst: number, bodyLast: number): void {
     const doc = this.doc;
     const headToks = tokenize(head);
     const body =
@@ -211,7 +211,7 @@ class SearchBuilder {
         ? doc.text.slice(lineStartOffset(doc, bodyFirst), lineEndOffset(doc, bodyLast))
         : '';
     const bodyToks = tokenize(body);
-    if (headToks.length === 0 && bodyToks.length === 0) return body.length;
+    if (headToks.length === 0 && bodyToks.length === 0) return;
     const u = this.units.length;
     this.units.push({
       section,
@@ -235,7 +235,6 @@ class SearchBuilder {
     };
     for (const t of h.keys()) push(t);
     for (const t of b.keys()) if (!h.has(t)) push(t);
-    return body.length;
   }
 
   /** The text before the first heading (after front matter), when there is any. */
@@ -252,9 +251,9 @@ class SearchBuilder {
    * body; setext headings take two or more lines, so the body starts after the heading's own
    * last line.
    */
-  addSection(i: number): number {
+  addSection(i: number): void {
     const s = this.doc.sections[i]!;
-    return this.addUnit(i, s.heading, s.startLine + headingLineCount(this.doc, i), s.ownEndLine);
+    this.addUnit(i, s.heading, s.startLine + headingLineCount(this.doc, i), s.ownEndLine);
   }
 
   finish(): DocSearchData {
@@ -287,31 +286,35 @@ export function buildSearchData(doc: DocModel, table: TermTable = new TermTable(
   return builder.finish();
 }
 
-/** Characters of section text a slice of {@link buildSearchDataInSlices} reads at most. */
-export const SEARCH_SLICE_CHARS = 256 * 1024;
+/**
+ * Milliseconds a slice of {@link buildSearchDataInSlices} runs for before it lets the event
+ * loop turn. Small, because a request waiting meanwhile (a read: open, stat, read, close) needs
+ * several turns to be answered.
+ */
+export const SEARCH_SLICE_MS = 2;
 
 /** Lets the event loop run what is waiting (I/O included) before the next slice. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * {@link buildSearchData} in slices: after each `sliceChars` characters of section text (a
- * single larger section is one slice) it waits for the event loop's next turn, so a large
- * document is indexed on the calling thread while other requests are still answered. The
- * result is the same as the one-go build's.
+ * {@link buildSearchData} in slices: once a slice has run for `sliceMs` milliseconds (checked
+ * after each section, so one very large section is one slice) it waits for the event loop's
+ * next turn, so a large document is indexed on the calling thread while other requests are
+ * still answered. The result is the same as the one-go build's, whatever the slicing.
  */
 export async function buildSearchDataInSlices(
   doc: DocModel,
   table: TermTable = new TermTable(),
-  sliceChars: number = SEARCH_SLICE_CHARS,
+  sliceMs: number = SEARCH_SLICE_MS,
 ): Promise<DocSearchData> {
   const builder = new SearchBuilder(doc, table);
   builder.addPreamble();
-  let read = 0;
+  let since = performance.now();
   for (let i = 0; i < doc.sections.length; i++) {
-    read += builder.addSection(i);
-    if (read >= sliceChars && i + 1 < doc.sections.length) {
-      read = 0;
+    builder.addSection(i);
+    if (i + 1 < doc.sections.length && performance.now() - since >= sliceMs) {
       await nextTurn();
+      since = performance.now();
     }
   }
   return builder.finish();
