@@ -188,9 +188,22 @@ export interface SkippedFile {
   reason: string;
 }
 
+/** Files from this many bytes on are read into a buffer of at least {@link RESERVE_BYTES}. */
+const RESERVE_FROM_BYTES = 1024 * 1024;
+
+/**
+ * Past 32 MiB, glibc's malloc serves a block from a mapping of its own and gives it back
+ * without raising its thresholds: by default, freeing a mapped block of up to 32 MiB (a 10 MB
+ * file's bytes) makes malloc keep every later block below that size in its heaps, and keep up
+ * to twice that size free there instead of returning it, so each re-parse of a large file left
+ * memory behind. Only the pages written are resident: the rest is address space.
+ */
+const RESERVE_BYTES = 32 * 1024 * 1024 + 64 * 1024;
+
 /**
  * Reads a whole opened file: at most the size fstat saw plus one byte, so growth past the cap
- * during the read is refused rather than read.
+ * during the read is refused rather than read. The bytes start a buffer of their own (a large
+ * file's is larger than the bytes, see {@link RESERVE_BYTES}).
  */
 async function readAll(
   handle: FileHandle,
@@ -198,13 +211,14 @@ async function readAll(
   cap: number,
   shown: string,
 ): Promise<Buffer> {
-  const buf = Buffer.allocUnsafe(size + 1);
+  const want = size + 1;
+  const buf = Buffer.allocUnsafe(size >= RESERVE_FROM_BYTES ? Math.max(want, RESERVE_BYTES) : want);
   let total = 0;
   for (;;) {
-    const { bytesRead } = await handle.read(buf, total, buf.length - total, total);
+    const { bytesRead } = await handle.read(buf, total, want - total, total);
     if (bytesRead === 0) break;
     total += bytesRead;
-    if (total === buf.length) break;
+    if (total === want) break;
   }
   if (total > size && total > cap) {
     throw new ToolError(
@@ -443,9 +457,12 @@ export class DocsIndex {
     return { stored: storeModel(model, lines), chars: model.text.length, parser: model.parser };
   }
 
-  /** {@link parseHere} on the parse worker thread; `bytes` are handed over to it. */
+  /**
+   * {@link parseHere} on the parse worker thread; `bytes` (read by `readAll`, so they start a
+   * buffer of their own) are handed over to it with that whole buffer.
+   */
   private async parseOnWorker(bytes: Uint8Array, subject: string): Promise<ParsedFile> {
-    const parsed = await parseInWorker(bytes);
+    const parsed = await parseInWorker(bytes, { wholeBuffer: true });
     if (!(parsed instanceof Uint8Array)) return parsed;
     // not text: decoding here gives the exact error (and parses, should it ever decode)
     return this.parseHere(parsed, subject);

@@ -160,15 +160,16 @@ export function parseWorkerAvailable(): boolean {
 
 /**
  * Parses a file's bytes in the worker thread. The bytes are handed over: afterwards `bytes`
- * is empty on this thread (a copy is sent when they share a buffer with other data). Resolves
- * to the parsed file, or, when the bytes are not text (a NUL byte or malformed UTF-8), to the
- * bytes themselves so the caller can report the exact decoding error.
+ * is empty on this thread (a copy is sent when they share a buffer with other data). With
+ * `wholeBuffer`, the caller says the buffer the bytes start belongs to them alone, however long
+ * it is, and it is handed over as it is. Resolves to the parsed file, or, when the bytes are not
+ * text (a NUL byte or malformed UTF-8), to the bytes themselves so the caller can report the
+ * exact decoding error.
  */
-export function parseInWorker(bytes: Uint8Array): Promise<ParsedFile | Uint8Array> {
-  return send(bytes);
-}
-
-function send(bytes: Uint8Array): Promise<ParsedFile | Uint8Array> {
+export function parseInWorker(
+  bytes: Uint8Array,
+  options: { wholeBuffer?: boolean } = {},
+): Promise<ParsedFile | Uint8Array> {
   const w = theWorker();
   if (!w) return Promise.reject(new Error('the parse worker script is missing'));
   // A buffer that holds only these bytes is handed over; one shared with other data (Node's
@@ -176,7 +177,7 @@ function send(bytes: Uint8Array): Promise<ParsedFile | Uint8Array> {
   const alone =
     bytes.byteOffset === 0 &&
     bytes.buffer instanceof ArrayBuffer &&
-    bytes.buffer.byteLength <= bytes.length + 16;
+    (options.wholeBuffer === true || bytes.buffer.byteLength <= bytes.length + 16);
   // (`new Uint8Array` copies; a Buffer's `slice` would not)
   const buffer = alone ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
   const id = nextId++;

@@ -101,6 +101,28 @@ describe('the parse worker thread', () => {
     expect(again).toEqual(parsed);
   });
 
+  it('hands over a whole larger buffer when told it belongs to the caller alone, never otherwise', async () => {
+    const text = Buffer.from(big(texts['crlf.md']!), 'utf8');
+    const want = inThread(text).stored;
+    const roomy = new ArrayBuffer(text.length + 4096);
+    new Uint8Array(roomy).set(text);
+    // without the word, a buffer longer than the bytes is someone else's too: copied
+    const kept = await parseInWorker(new Uint8Array(roomy, 0, text.length));
+    expect(roomy.byteLength).toBe(text.length + 4096);
+    expect((kept as Exclude<typeof kept, Uint8Array>).stored).toEqual(want);
+    const sent = parseInWorker(new Uint8Array(roomy, 0, text.length), { wholeBuffer: true });
+    expect(roomy.byteLength).toBe(0); // handed over, not copied
+    expect(((await sent) as Exclude<typeof kept, Uint8Array>).stored).toEqual(want);
+    // bytes that are not text come back as they were sent: only the bytes, not the rest
+    const bad = new ArrayBuffer(text.length + 4096);
+    new Uint8Array(bad).set(text);
+    new Uint8Array(bad)[10] = 0;
+    const back = await parseInWorker(new Uint8Array(bad, 0, text.length), { wholeBuffer: true });
+    expect(back).toBeInstanceOf(Uint8Array);
+    expect((back as Uint8Array).length).toBe(text.length);
+    expect((back as Uint8Array)[10]).toBe(0);
+  });
+
   it('gives back bytes that are not text, unchanged, so the caller reports the exact error', async () => {
     const nul = Buffer.from(`${big('# T\n\ntext\n')}\u0000tail`, 'utf8');
     const invalid = Buffer.concat([Buffer.from(big('# T\n\ntext\n')), Buffer.from([0xc3, 0x28])]);
@@ -250,6 +272,26 @@ describe('the docs index with large files', () => {
       /^file bad-small\.md is not valid UTF-8: .* offset 1\.$/,
     );
   });
+
+  it('reads a file of a MiB or more as it reads a smaller one, also after it changed', async () => {
+    let text = '# Big\n\nintro ü\r\n';
+    for (let i = 0; Buffer.byteLength(text) < 1024 * 1024 + 100; i++) {
+      text += `## Part ${i}\n\n${'words ü and more words '.repeat(20)}\n\n`;
+    }
+    const dir = tree({ 'big.md': text });
+    const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
+    for (const content of [text, `${text}\n## Tail\n\nlast ü\n`]) {
+      if (content !== text) rewrite(join(dir, 'big.md'), content);
+      const doc = await index.getDocument('big');
+      const model = buildDocument(content);
+      expect(doc.model.sections).toEqual(model.sections);
+      expect(doc.model.chars).toBe(model.text.length);
+      for (const s of [model.sections[1]!, model.sections[model.sections.length - 1]!]) {
+        expect(await doc.extract(s.startLine, s.endLine)).toEqual(sectionExtract(model, s, true));
+      }
+    }
+    expect(index.parseCount).toBe(2);
+  }, 120_000);
 
   it('parses a large file again when it changes, and reads the new text', async () => {
     const dir = tree({ 'a.md': big('# Alpha\n\nold text\n') });
