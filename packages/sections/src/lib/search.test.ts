@@ -1,11 +1,12 @@
 import { bySize } from '@lectern/core/testing';
-import { buildDocument } from '@lectern/markdown';
+import { buildDocument, extractLines } from '@lectern/markdown';
 import { createRng, realisticDocument, tortureDocument } from '@lectern/markdown/testing';
 import { describe, expect, it } from 'vitest';
 import {
   buildSearchData,
   buildSearchDataInSlices,
   contentTokens,
+  postingsOf,
   scoreAll,
   snippet,
   stem,
@@ -104,4 +105,50 @@ describe('buildSearchDataInSlices', () => {
     expect(data).toEqual(buildSearchData(doc));
     expect(table.size).toBe(data.terms.length);
   });
+});
+
+describe('postings written in slabs', () => {
+  /** Sections of random words from a large vocabulary: many terms, lists of every length. */
+  function wordy(seed: number, sections: number): string {
+    const rng = createRng(seed);
+    const word = () => `w${Math.floor(rng() ** 2 * 6000).toString(36)}`;
+    const parts: string[] = [];
+    for (let i = 0; i < sections; i++) {
+      const body = Array.from({ length: 30 }, word).join(' ');
+      parts.push(`## ${word()} ${i}\n\n${body}\n`);
+    }
+    return parts.join('\n');
+  }
+
+  it('decode to the counts of each term in each unit, across slices and slabs', () => {
+    // under 1 Mi characters the slabs are 256 KiB, past it one large slab
+    for (const [text, crossesSlabs] of [
+      [wordy(1, 6000), true],
+      [wordy(2, bySize(7200, 12_000)), false],
+    ] as const) {
+      const doc = buildDocument(text);
+      const data = buildSearchData(doc);
+      if (crossesSlabs) {
+        expect(text.length).toBeLessThan(1024 * 1024);
+        expect(data.postings.length).toBeGreaterThan(2 * 256 * 1024);
+      } else expect(text.length).toBeGreaterThan(1024 * 1024);
+      const naive = new Map<string, number[]>();
+      data.units.forEach((u, k) => {
+        const count = (toks: string[]) => {
+          const m = new Map<string, number>();
+          for (const t of toks) m.set(t, (m.get(t) ?? 0) + 1);
+          return m;
+        };
+        const head = count(tokenize(u.section === -1 ? '' : doc.sections[u.section]!.heading));
+        const body = count(tokenize(extractLines(doc, u.bodyFirst, u.bodyLast).content));
+        for (const t of new Set([...head.keys(), ...body.keys()])) {
+          const list = naive.get(t) ?? [];
+          list.push(k, head.get(t) ?? 0, body.get(t) ?? 0);
+          naive.set(t, list);
+        }
+      });
+      expect(data.terms).toEqual([...naive.keys()].sort());
+      for (const [t, list] of naive) expect(postingsOf(data, t)).toEqual(list);
+    }
+  }, 60_000);
 });

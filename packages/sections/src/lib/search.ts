@@ -155,25 +155,83 @@ export function postingsOf(d: DocSearchData, term: string): number[] | null {
   return out;
 }
 
-/** One term's postings while a document is indexed: varints in a buffer that doubles. */
+/** Bytes of one slab of a {@link PostingPool} for a text of under 1 Mi characters. */
+const SMALL_SLAB_BYTES = 256 * 1024;
+
+/**
+ * Bytes of one slab for a larger text: past 32 MiB, glibc's malloc maps a block of its own
+ * and unmaps it when freed, without raising its thresholds (see the docs index's reading of
+ * large files); only the pages written are resident.
+ */
+const LARGE_SLAB_BYTES = 32 * 1024 * 1024 + 64 * 1024;
+
+/** Largest slice a term's postings grow by in a {@link PostingPool}. */
+const MAX_SLICE_BYTES = 4096;
+
+/**
+ * The bytes of every term's postings while a document is indexed, in slabs: each term writes
+ * into slices that double in size (8 bytes up to 4 KiB) as its list grows. A buffer per term
+ * that doubled instead gave the allocator thousands of blocks of every size to free, and glibc
+ * kept ~15 MB of them in its heap after a 10 MB document was indexed; the slabs are one or a
+ * few blocks.
+ */
+class PostingPool {
+  readonly slabs: Uint8Array[] = [];
+  readonly slabBytes: number;
+  private tail: number;
+
+  constructor(textChars: number) {
+    this.slabBytes = textChars < 1024 * 1024 ? SMALL_SLAB_BYTES : LARGE_SLAB_BYTES;
+    this.tail = this.slabBytes;
+  }
+
+  /** Room for `n` bytes (at most a slab) in one slab; returns its pool offset. */
+  alloc(n: number): number {
+    if (this.tail + n > this.slabBytes) {
+      this.slabs.push(new Uint8Array(this.slabBytes));
+      this.tail = 0;
+    }
+    const at = (this.slabs.length - 1) * this.slabBytes + this.tail;
+    this.tail += n;
+    return at;
+  }
+}
+
+/** One term's postings while a document is indexed: varints in slices of a {@link PostingPool}. */
 class PostingWriter {
-  bytes = new Uint8Array(8);
+  /** Pool offsets of the slices written, in order (the last one is being written). */
+  private readonly slices: number[] = [];
+  /** Bytes in each slice (all full but the last). */
+  private readonly sizes: number[] = [];
+  private pos = 0;
+  private end = 0;
   length = 0;
   lastUnit = 0;
 
+  constructor(private readonly pool: PostingPool) {}
+
+  private byte(b: number): void {
+    if (this.pos === this.end) {
+      const size = Math.min(8 << this.slices.length, MAX_SLICE_BYTES);
+      this.pos = this.pool.alloc(size);
+      this.end = this.pos + size;
+      this.slices.push(this.pos);
+      this.sizes.push(size);
+    }
+    const at = this.pos++;
+    const size = this.pool.slabBytes;
+    this.pool.slabs[Math.floor(at / size)]![at % size] = b;
+    this.length++;
+  }
+
   /** Appends `v` (a non-negative integer) as a LEB128 varint. */
   private varint(v: number): void {
-    if (this.length + 8 > this.bytes.length) {
-      const next = new Uint8Array(this.bytes.length * 2);
-      next.set(this.bytes.subarray(0, this.length));
-      this.bytes = next;
-    }
     let x = v;
     while (x >= 0x80) {
-      this.bytes[this.length++] = (x % 0x80) | 0x80;
+      this.byte((x % 0x80) | 0x80);
       x = Math.floor(x / 0x80);
     }
-    this.bytes[this.length++] = x;
+    this.byte(x);
   }
 
   add(unit: number, headTf: number, bodyTf: number): void {
@@ -181,6 +239,22 @@ class PostingWriter {
     this.lastUnit = unit;
     this.varint(headTf);
     this.varint(bodyTf);
+  }
+
+  /** Copies the bytes written into `out` at `at`. */
+  copyTo(out: Uint8Array, at: number): void {
+    let left = this.length;
+    let to = at;
+    for (let i = 0; i < this.slices.length && left > 0; i++) {
+      const from = this.slices[i]!;
+      const n = Math.min(this.sizes[i]!, left);
+      const size = this.pool.slabBytes;
+      const slab = this.pool.slabs[Math.floor(from / size)]!;
+      const off = from % size;
+      out.set(slab.subarray(off, off + n), to);
+      to += n;
+      left -= n;
+    }
   }
 }
 
@@ -195,12 +269,15 @@ function countInto(map: Map<string, number>, tokens: string[]): void {
 class SearchBuilder {
   private readonly units: SearchUnit[] = [];
   private readonly lists = new Map<string, PostingWriter>();
+  private readonly pool: PostingPool;
   private totalLen = 0;
 
   constructor(
     private readonly doc: DocModel,
     private readonly table: TermTable,
-  ) {}
+  ) {
+    this.pool = new PostingPool(doc.text.length);
+  }
 
   /** Adds the unit of `section` (-1: the preamble). */
   addUnit(section: number, head: string, bodyFirst: number, bodyLast: number): void {
@@ -228,7 +305,7 @@ class SearchBuilder {
     const push = (t: string) => {
       let list = this.lists.get(t);
       if (!list) {
-        list = new PostingWriter();
+        list = new PostingWriter(this.pool);
         this.lists.set(this.table.intern(t), list);
       }
       list.add(u, h.get(t) ?? 0, b.get(t) ?? 0);
@@ -267,7 +344,7 @@ class SearchBuilder {
     terms.forEach((t, k) => {
       termStarts[k] = at;
       const w = lists.get(t)!;
-      postings.set(w.bytes.subarray(0, w.length), at);
+      w.copyTo(postings, at);
       at += w.length;
     });
     termStarts[terms.length] = at;
