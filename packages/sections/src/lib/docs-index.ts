@@ -291,6 +291,8 @@ export class DocsIndex {
   private readonly inflight = new Map<string, Promise<IndexedDoc>>();
   /** Reads overlap, but parses run in the order the reads were started: a stable parse order. */
   private parseTurn: Promise<void> = Promise.resolve();
+  /** Settles when the large document being indexed for search on this thread is done. */
+  private searchTurn: Promise<void> = Promise.resolve();
 
   /** Resolves every root once (realpath); throws `ToolError` `ROOT_*` for a bad root. */
   constructor(options: SectionsOptions) {
@@ -594,7 +596,7 @@ export class DocsIndex {
         // them): on the parse worker its text, garbage and answer came on top of a second
         // heap, and a peak about 20 MB higher for a 10 MB document.
         const data = large
-          ? await buildSearchDataInSlices(await this.fullModelOf(stored), this.terms)
+          ? await this.searchInSlices(stored)
           : buildSearchData(await this.fullModelOf(stored), this.terms);
         stored.search = data;
         if (!stored.inline) this.grew(stored, searchDataBytes(data));
@@ -605,6 +607,24 @@ export class DocsIndex {
       }
     })();
     return stored.searching;
+  }
+
+  /**
+   * {@link buildSearchDataInSlices} of a large document, one document at a time: searches
+   * build up to several documents' data at once, and each large one holds its text meanwhile.
+   */
+  private async searchInSlices(stored: Stored): Promise<DocSearchData> {
+    const before = this.searchTurn;
+    let done = () => {};
+    this.searchTurn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      await before;
+      return await buildSearchDataInSlices(await this.fullModelOf(stored), this.terms);
+    } finally {
+      done();
+    }
   }
 
   /**

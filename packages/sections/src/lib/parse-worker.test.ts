@@ -5,10 +5,11 @@ import { decodeUtf8 } from '@lectern/core';
 import { buildDocument, sectionExtract } from '@lectern/markdown';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempTree } from '../test-helpers/mcp.js';
-import { DocsIndex } from './docs-index.js';
+import { DocChangedError, DocsIndex } from './docs-index.js';
 import { parseFileBytes } from './parse.js';
 import {
   collectionsRun,
+  collectSoon,
   PARSE_WORKER_MIN_BYTES,
   parseInWorker,
   parseWorkerAvailable,
@@ -209,6 +210,40 @@ describe('the parse worker thread', () => {
   }, 120_000);
 });
 
+describe('collections after work on the calling thread', () => {
+  it('run once 4 MiB of documents were indexed here, then count again from zero', async () => {
+    const afterTicks = () => new Promise((r) => setImmediate(() => setImmediate(r)));
+    const host = globalThis as { gc?: unknown };
+    const hadGc = Object.hasOwn(host, 'gc');
+    const saved = host.gc;
+    let calls = 0;
+    host.gc = () => {
+      calls++;
+    };
+    const MiB = 1024 * 1024;
+    try {
+      collectSoon(4 * MiB); // whatever earlier tests counted, the count starts over here
+      await afterTicks();
+      calls = 0;
+      collectSoon(3 * MiB);
+      await afterTicks();
+      expect(calls).toBe(0);
+      collectSoon(MiB);
+      await afterTicks();
+      expect(calls).toBe(1);
+      collectSoon(2 * MiB);
+      await afterTicks();
+      expect(calls).toBe(1);
+      collectSoon(10 * MiB);
+      await afterTicks();
+      expect(calls).toBe(2);
+    } finally {
+      if (hadGc) host.gc = saved;
+      else delete host.gc;
+    }
+  });
+});
+
 describe('the docs index with large files', () => {
   function tree(files: Record<string, string | Buffer>) {
     const t = tempTree(files);
@@ -291,6 +326,31 @@ describe('the docs index with large files', () => {
       }
     }
     expect(index.parseCount).toBe(2);
+  }, 120_000);
+
+  it('builds the search data of large files asked at once, past one whose file changed', async () => {
+    const files: Record<string, string> = {};
+    for (const [i, t] of Object.values(texts).entries()) files[`f${i}.md`] = big(t);
+    const dir = tree(files);
+    const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
+    const { docs } = await index.listDocuments();
+    expect(docs).toHaveLength(Object.keys(files).length);
+    // the second one changes before its turn: it fails, and the ones after it still build
+    const changed = docs[1]!;
+    rewrite(join(dir, changed.relPath!), `${files[changed.relPath!]!}\nmore\n`);
+    const results = await Promise.allSettled(docs.map((d) => d.search()));
+    results.forEach((r, i) => {
+      const doc = docs[i]!;
+      if (doc === changed) {
+        expect(r.status).toBe('rejected');
+        expect((r as PromiseRejectedResult).reason).toBeInstanceOf(DocChangedError);
+        return;
+      }
+      expect(r.status).toBe('fulfilled');
+      const raw = files[doc.relPath!]!;
+      const model = buildDocument(raw.replace(/^\uFEFF/, ''));
+      expect((r as PromiseFulfilledResult<unknown>).value).toEqual(buildSearchData(model));
+    });
   }, 120_000);
 
   it('parses a large file again when it changes, and reads the new text', async () => {

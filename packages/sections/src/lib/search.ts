@@ -155,50 +155,91 @@ export function postingsOf(d: DocSearchData, term: string): number[] | null {
   return out;
 }
 
-/** Bytes of one slab of a {@link PostingPool} for a text of under 1 Mi characters. */
-const SMALL_SLAB_BYTES = 256 * 1024;
-
-/**
- * Bytes of one slab for a larger text: past 32 MiB, glibc's malloc maps a block of its own
- * and unmaps it when freed, without raising its thresholds (see the docs index's reading of
- * large files); only the pages written are resident.
- */
-const LARGE_SLAB_BYTES = 32 * 1024 * 1024 + 64 * 1024;
-
 /** Largest slice a term's postings grow by in a {@link PostingPool}. */
 const MAX_SLICE_BYTES = 4096;
 
+/** Texts from this many characters on write their postings into a {@link PostingPool}. */
+const POOL_FROM_CHARS = 1024 * 1024;
+
 /**
- * The bytes of every term's postings while a document is indexed, in slabs: each term writes
- * into slices that double in size (8 bytes up to 4 KiB) as its list grows. A buffer per term
- * that doubled instead gave the allocator thousands of blocks of every size to free, and glibc
- * kept ~15 MB of them in its heap after a 10 MB document was indexed; the slabs are one or a
- * few blocks.
+ * Bytes of a pool's slab: past 32 MiB, glibc's malloc maps a block of its own and unmaps it
+ * when freed, without raising its thresholds (see the docs index's reading of large files);
+ * only the pages written are resident.
+ */
+const SLAB_BYTES = 32 * 1024 * 1024 + 64 * 1024;
+
+/**
+ * The bytes of every term's postings while a large document is indexed, in slabs: each term
+ * writes into slices that double in size (8 bytes up to 4 KiB) as its list grows. A buffer per
+ * term that doubled gave the allocator thousands of blocks of every size to free, and glibc
+ * kept ~15 MB of them in its heap after a 10 MB document was indexed. (A small document keeps
+ * a buffer per term: most of them stay on V8's heap, and a slab per small document kept more
+ * memory across a tree of a thousand files than it saved.)
  */
 class PostingPool {
   readonly slabs: Uint8Array[] = [];
-  readonly slabBytes: number;
-  private tail: number;
-
-  constructor(textChars: number) {
-    this.slabBytes = textChars < 1024 * 1024 ? SMALL_SLAB_BYTES : LARGE_SLAB_BYTES;
-    this.tail = this.slabBytes;
-  }
+  private tail = SLAB_BYTES;
 
   /** Room for `n` bytes (at most a slab) in one slab; returns its pool offset. */
   alloc(n: number): number {
-    if (this.tail + n > this.slabBytes) {
-      this.slabs.push(new Uint8Array(this.slabBytes));
+    if (this.tail + n > SLAB_BYTES) {
+      this.slabs.push(new Uint8Array(SLAB_BYTES));
       this.tail = 0;
     }
-    const at = (this.slabs.length - 1) * this.slabBytes + this.tail;
+    const at = (this.slabs.length - 1) * SLAB_BYTES + this.tail;
     this.tail += n;
     return at;
   }
 }
 
-/** One term's postings while a document is indexed: varints in slices of a {@link PostingPool}. */
-class PostingWriter {
+/** One term's postings while a document is indexed. */
+interface PostingWriter {
+  /** Bytes written. */
+  readonly length: number;
+  /** Appends one unit's (unit, heading count, body count) as varints. */
+  add(unit: number, headTf: number, bodyTf: number): void;
+  /** Copies the bytes written into `out` at `at`. */
+  copyTo(out: Uint8Array, at: number): void;
+}
+
+/** Appends `v` (a non-negative integer) as LEB128 varint bytes through `byte`. */
+function varint(v: number, byte: (b: number) => void): void {
+  let x = v;
+  while (x >= 0x80) {
+    byte((x % 0x80) | 0x80);
+    x = Math.floor(x / 0x80);
+  }
+  byte(x);
+}
+
+/** A term's postings in a buffer of its own that doubles (on V8's heap up to 64 bytes). */
+class BufferWriter implements PostingWriter {
+  private bytes = new Uint8Array(8);
+  length = 0;
+  private lastUnit = 0;
+  private readonly put = (b: number) => {
+    if (this.length === this.bytes.length) {
+      const next = new Uint8Array(this.bytes.length * 2);
+      next.set(this.bytes);
+      this.bytes = next;
+    }
+    this.bytes[this.length++] = b;
+  };
+
+  add(unit: number, headTf: number, bodyTf: number): void {
+    varint(unit - this.lastUnit, this.put);
+    this.lastUnit = unit;
+    varint(headTf, this.put);
+    varint(bodyTf, this.put);
+  }
+
+  copyTo(out: Uint8Array, at: number): void {
+    out.set(this.bytes.subarray(0, this.length), at);
+  }
+}
+
+/** A term's postings in slices of a {@link PostingPool}. */
+class SlabWriter implements PostingWriter {
   /** Pool offsets of the slices written, in order (the last one is being written). */
   private readonly slices: number[] = [];
   /** Bytes in each slice (all full but the last). */
@@ -206,11 +247,11 @@ class PostingWriter {
   private pos = 0;
   private end = 0;
   length = 0;
-  lastUnit = 0;
+  private lastUnit = 0;
 
   constructor(private readonly pool: PostingPool) {}
 
-  private byte(b: number): void {
+  private readonly put = (b: number) => {
     if (this.pos === this.end) {
       const size = Math.min(8 << this.slices.length, MAX_SLICE_BYTES);
       this.pos = this.pool.alloc(size);
@@ -219,26 +260,15 @@ class PostingWriter {
       this.sizes.push(size);
     }
     const at = this.pos++;
-    const size = this.pool.slabBytes;
-    this.pool.slabs[Math.floor(at / size)]![at % size] = b;
+    this.pool.slabs[Math.floor(at / SLAB_BYTES)]![at % SLAB_BYTES] = b;
     this.length++;
-  }
-
-  /** Appends `v` (a non-negative integer) as a LEB128 varint. */
-  private varint(v: number): void {
-    let x = v;
-    while (x >= 0x80) {
-      this.byte((x % 0x80) | 0x80);
-      x = Math.floor(x / 0x80);
-    }
-    this.byte(x);
-  }
+  };
 
   add(unit: number, headTf: number, bodyTf: number): void {
-    this.varint(unit - this.lastUnit);
+    varint(unit - this.lastUnit, this.put);
     this.lastUnit = unit;
-    this.varint(headTf);
-    this.varint(bodyTf);
+    varint(headTf, this.put);
+    varint(bodyTf, this.put);
   }
 
   /** Copies the bytes written into `out` at `at`. */
@@ -248,9 +278,8 @@ class PostingWriter {
     for (let i = 0; i < this.slices.length && left > 0; i++) {
       const from = this.slices[i]!;
       const n = Math.min(this.sizes[i]!, left);
-      const size = this.pool.slabBytes;
-      const slab = this.pool.slabs[Math.floor(from / size)]!;
-      const off = from % size;
+      const slab = this.pool.slabs[Math.floor(from / SLAB_BYTES)]!;
+      const off = from % SLAB_BYTES;
       out.set(slab.subarray(off, off + n), to);
       to += n;
       left -= n;
@@ -269,14 +298,15 @@ function countInto(map: Map<string, number>, tokens: string[]): void {
 class SearchBuilder {
   private readonly units: SearchUnit[] = [];
   private readonly lists = new Map<string, PostingWriter>();
-  private readonly pool: PostingPool;
+  /** Where a large document's postings are written; null for a small one. */
+  private readonly pool: PostingPool | null;
   private totalLen = 0;
 
   constructor(
     private readonly doc: DocModel,
     private readonly table: TermTable,
   ) {
-    this.pool = new PostingPool(doc.text.length);
+    this.pool = doc.text.length >= POOL_FROM_CHARS ? new PostingPool() : null;
   }
 
   /** Adds the unit of `section` (-1: the preamble). */
@@ -305,7 +335,7 @@ class SearchBuilder {
     const push = (t: string) => {
       let list = this.lists.get(t);
       if (!list) {
-        list = new PostingWriter(this.pool);
+        list = this.pool ? new SlabWriter(this.pool) : new BufferWriter();
         this.lists.set(this.table.intern(t), list);
       }
       list.add(u, h.get(t) ?? 0, b.get(t) ?? 0);
