@@ -28,12 +28,18 @@ import {
 } from '@lectern/markdown';
 import type { ParsedFile } from './parse.js';
 import {
+  collectSoon,
   PARSE_WORKER_MIN_BYTES,
   parseInWorker,
   parseWorkerAvailable,
-  searchInWorker,
 } from './parse-pool.js';
-import { buildSearchData, type DocSearchData, searchDataBytes, TermTable } from './search.js';
+import {
+  buildSearchData,
+  buildSearchDataInSlices,
+  type DocSearchData,
+  searchDataBytes,
+  TermTable,
+} from './search.js';
 import {
   byteRange,
   type DocOutline,
@@ -182,9 +188,22 @@ export interface SkippedFile {
   reason: string;
 }
 
+/** Files from this many bytes on are read into a buffer of at least {@link RESERVE_BYTES}. */
+const RESERVE_FROM_BYTES = 1024 * 1024;
+
+/**
+ * Past 32 MiB, glibc's malloc serves a block from a mapping of its own and gives it back
+ * without raising its thresholds: by default, freeing a mapped block of up to 32 MiB (a 10 MB
+ * file's bytes) makes malloc keep every later block below that size in its heaps, and keep up
+ * to twice that size free there instead of returning it, so each re-parse of a large file left
+ * memory behind. Only the pages written are resident: the rest is address space.
+ */
+const RESERVE_BYTES = 32 * 1024 * 1024 + 64 * 1024;
+
 /**
  * Reads a whole opened file: at most the size fstat saw plus one byte, so growth past the cap
- * during the read is refused rather than read.
+ * during the read is refused rather than read. The bytes start a buffer of their own (a large
+ * file's is larger than the bytes, see {@link RESERVE_BYTES}).
  */
 async function readAll(
   handle: FileHandle,
@@ -192,13 +211,14 @@ async function readAll(
   cap: number,
   shown: string,
 ): Promise<Buffer> {
-  const buf = Buffer.allocUnsafe(size + 1);
+  const want = size + 1;
+  const buf = Buffer.allocUnsafe(size >= RESERVE_FROM_BYTES ? Math.max(want, RESERVE_BYTES) : want);
   let total = 0;
   for (;;) {
-    const { bytesRead } = await handle.read(buf, total, buf.length - total, total);
+    const { bytesRead } = await handle.read(buf, total, want - total, total);
     if (bytesRead === 0) break;
     total += bytesRead;
-    if (total === buf.length) break;
+    if (total === want) break;
   }
   if (total > size && total > cap) {
     throw new ToolError(
@@ -271,6 +291,8 @@ export class DocsIndex {
   private readonly inflight = new Map<string, Promise<IndexedDoc>>();
   /** Reads overlap, but parses run in the order the reads were started: a stable parse order. */
   private parseTurn: Promise<void> = Promise.resolve();
+  /** Settles when the large document being indexed for search on this thread is done. */
+  private searchTurn: Promise<void> = Promise.resolve();
 
   /** Resolves every root once (realpath); throws `ToolError` `ROOT_*` for a bad root. */
   constructor(options: SectionsOptions) {
@@ -437,9 +459,12 @@ export class DocsIndex {
     return { stored: storeModel(model, lines), chars: model.text.length, parser: model.parser };
   }
 
-  /** {@link parseHere} on the parse worker thread; `bytes` are handed over to it. */
+  /**
+   * {@link parseHere} on the parse worker thread; `bytes` (read by `readAll`, so they start a
+   * buffer of their own) are handed over to it with that whole buffer.
+   */
   private async parseOnWorker(bytes: Uint8Array, subject: string): Promise<ParsedFile> {
-    const parsed = await parseInWorker(bytes);
+    const parsed = await parseInWorker(bytes, { wholeBuffer: true });
     if (!(parsed instanceof Uint8Array)) return parsed;
     // not text: decoding here gives the exact error (and parses, should it ever decode)
     return this.parseHere(parsed, subject);
@@ -566,14 +591,16 @@ export class DocsIndex {
     stored.searching ??= (async () => {
       try {
         const { lines } = stored.model;
-        const data =
-          !stored.inline &&
-          lines.end - lines.textStart >= PARSE_WORKER_MIN_BYTES &&
-          parseWorkerAvailable()
-            ? await this.searchOnWorker(stored)
-            : buildSearchData(await this.fullModelOf(stored), this.terms);
+        const large = !stored.inline && lines.end - lines.textStart >= PARSE_WORKER_MIN_BYTES;
+        // A large document is indexed here in slices (other requests are answered between
+        // them): on the parse worker its text, garbage and answer came on top of a second
+        // heap, and a peak about 20 MB higher for a 10 MB document.
+        const data = large
+          ? await this.searchInSlices(stored)
+          : buildSearchData(await this.fullModelOf(stored), this.terms);
         stored.search = data;
         if (!stored.inline) this.grew(stored, searchDataBytes(data));
+        if (large) collectSoon(lines.end - lines.textStart);
         return data;
       } finally {
         stored.searching = null;
@@ -583,25 +610,21 @@ export class DocsIndex {
   }
 
   /**
-   * {@link buildSearchData} of a large document on the parse worker thread: its text is read
-   * back here (checked against the parsed version) and handed over as bytes, so it is never
-   * decoded on this thread; the term strings that come back are interned.
+   * {@link buildSearchDataInSlices} of a large document, one document at a time: searches
+   * build up to several documents' data at once, and each large one holds its text meanwhile.
    */
-  private async searchOnWorker(stored: Stored): Promise<DocSearchData> {
-    const { lines, outline, blocks } = stored.model;
-    const bytes = await this.readBytes(stored, lines.textStart, lines.end);
-    const data = await searchInWorker(bytes, {
-      sections: outline.sections,
-      totalLines: outline.totalLines,
-      frontMatter: outline.frontMatter,
-      parser: outline.parser,
-      exact: outline.exact,
-      title: outline.title,
-      blocks,
+  private async searchInSlices(stored: Stored): Promise<DocSearchData> {
+    const before = this.searchTurn;
+    let done = () => {};
+    this.searchTurn = new Promise<void>((resolve) => {
+      done = resolve;
     });
-    if (data === null) throw new DocChangedError(this.shown(stored));
-    for (let i = 0; i < data.terms.length; i++) data.terms[i] = this.terms.intern(data.terms[i]!);
-    return data;
+    try {
+      await before;
+      return await buildSearchDataInSlices(await this.fullModelOf(stored), this.terms);
+    } finally {
+      done();
+    }
   }
 
   /**

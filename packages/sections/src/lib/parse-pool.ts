@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ParsedFile, SearchOutline } from './parse.js';
+import { type ParsedFile, restoreHeadingPaths } from './parse.js';
 import type { ParseRequest } from './parse-worker.js';
-import type { DocSearchData } from './search.js';
 
 /*
  * One parse worker thread for the process (started on first use, not keeping the process
@@ -23,8 +22,8 @@ const RECYCLE_BYTES = 8 * 1024 * 1024;
 /**
  * The worker's young generation, in MiB (V8's default lets it grow to 48): a parse allocates
  * many short-lived objects, and a small nursery collects them more often instead of holding
- * them. Measured on a 10 MB document: the process peak is about 10 MB lower when parsing and
- * 15 to 25 MB lower when building its search data, for no measurable CPU.
+ * them. Measured on a 10 MB document: the process peak is about 10 MB lower when parsing,
+ * for no measurable CPU.
  */
 const WORKER_YOUNG_MB = 4;
 
@@ -61,12 +60,10 @@ function fullCollection(): void {
 type Reply =
   | { id: number; parsed: ParsedFile }
   | { id: number; notText: ArrayBuffer }
-  | { id: number; search: DocSearchData }
-  | { id: number; changed: true }
   | { id: number; error: string };
 
 interface Job {
-  resolve: (r: ParsedFile | DocSearchData | Uint8Array | null) => void;
+  resolve: (r: ParsedFile | Uint8Array) => void;
   reject: (e: Error) => void;
   length: number;
 }
@@ -115,9 +112,7 @@ function theWorker(): Worker | null {
     }
     if ('error' in reply) job.reject(new Error(`the parse worker thread failed: ${reply.error}`));
     else if ('notText' in reply) job.resolve(new Uint8Array(reply.notText, 0, job.length));
-    else if ('search' in reply) job.resolve(reply.search);
-    else if ('changed' in reply) job.resolve(null);
-    else job.resolve(reply.parsed);
+    else job.resolve(restoreHeadingPaths(reply.parsed));
   });
   w.on('error', (e) => {
     if (retired.has(w)) return;
@@ -141,6 +136,29 @@ function collectIfIdle(): void {
 }
 
 /**
+ * Bytes of documents indexed on this thread after which the same full collection runs: their
+ * texts and the copies made of them are garbage afterwards, and a text of more than ~128 KiB
+ * lives in V8's large-object space, which only a full collection frees. Searching a 50 MB tree
+ * for the first time kept ~100 MB of such garbage without it; a collection every 4 MiB costs
+ * about a dozen of them (tens of ms each) for that tree.
+ */
+const COLLECT_AFTER_WORK_BYTES = 4 * 1024 * 1024;
+
+let workBytes = 0;
+
+/**
+ * Counts work on this thread over `bytes` bytes of a document (a large document's search data
+ * is built here); once {@link COLLECT_AFTER_WORK_BYTES} have been counted, the same full
+ * collection as after a large parse answer, on the next turn.
+ */
+export function collectSoon(bytes: number): void {
+  workBytes += bytes;
+  if (workBytes < COLLECT_AFTER_WORK_BYTES) return;
+  workBytes = 0;
+  setImmediate(collectIfIdle);
+}
+
+/**
  * Ends the idle worker `w`, giving its heap back; the next parse starts a fresh one (an idle
  * successor would hold its own heap until then).
  */
@@ -157,30 +175,16 @@ export function parseWorkerAvailable(): boolean {
 
 /**
  * Parses a file's bytes in the worker thread. The bytes are handed over: afterwards `bytes`
- * is empty on this thread (a copy is sent when they share a buffer with other data). Resolves
- * to the parsed file, or, when the bytes are not text (a NUL byte or malformed UTF-8), to the
- * bytes themselves so the caller can report the exact decoding error.
+ * is empty on this thread (a copy is sent when they share a buffer with other data). With
+ * `wholeBuffer`, the caller says the buffer the bytes start belongs to them alone, however long
+ * it is, and it is handed over as it is. Resolves to the parsed file, or, when the bytes are not
+ * text (a NUL byte or malformed UTF-8), to the bytes themselves so the caller can report the
+ * exact decoding error.
  */
-export function parseInWorker(bytes: Uint8Array): Promise<ParsedFile | Uint8Array> {
-  return send(bytes, undefined) as Promise<ParsedFile | Uint8Array>;
-}
-
-/**
- * Builds the search data of a stored document in the worker thread from the bytes of its text
- * (handed over as in {@link parseInWorker}); null when they no longer match the outline (the
- * file changed). Term strings come back as copies: the caller interns them.
- */
-export function searchInWorker(
+export function parseInWorker(
   bytes: Uint8Array,
-  outline: SearchOutline,
-): Promise<DocSearchData | null> {
-  return send(bytes, outline) as Promise<DocSearchData | null>;
-}
-
-function send(
-  bytes: Uint8Array,
-  search: SearchOutline | undefined,
-): Promise<ParsedFile | DocSearchData | Uint8Array | null> {
+  options: { wholeBuffer?: boolean } = {},
+): Promise<ParsedFile | Uint8Array> {
   const w = theWorker();
   if (!w) return Promise.reject(new Error('the parse worker script is missing'));
   // A buffer that holds only these bytes is handed over; one shared with other data (Node's
@@ -188,7 +192,7 @@ function send(
   const alone =
     bytes.byteOffset === 0 &&
     bytes.buffer instanceof ArrayBuffer &&
-    bytes.buffer.byteLength <= bytes.length + 16;
+    (options.wholeBuffer === true || bytes.buffer.byteLength <= bytes.length + 16);
   // (`new Uint8Array` copies; a Buffer's `slice` would not)
   const buffer = alone ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
   const id = nextId++;
@@ -197,7 +201,6 @@ function send(
     w.ref();
     workerBytes += bytes.length;
     const req: ParseRequest = { id, buffer, length: bytes.length };
-    if (search) req.search = search;
     w.postMessage(req, [buffer]);
   });
 }

@@ -5,10 +5,11 @@ import { decodeUtf8 } from '@lectern/core';
 import { buildDocument, sectionExtract } from '@lectern/markdown';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempTree } from '../test-helpers/mcp.js';
-import { DocsIndex } from './docs-index.js';
+import { DocChangedError, DocsIndex } from './docs-index.js';
 import { parseFileBytes } from './parse.js';
 import {
   collectionsRun,
+  collectSoon,
   PARSE_WORKER_MIN_BYTES,
   parseInWorker,
   parseWorkerAvailable,
@@ -101,6 +102,28 @@ describe('the parse worker thread', () => {
     expect(again).toEqual(parsed);
   });
 
+  it('hands over a whole larger buffer when told it belongs to the caller alone, never otherwise', async () => {
+    const text = Buffer.from(big(texts['crlf.md']!), 'utf8');
+    const want = inThread(text).stored;
+    const roomy = new ArrayBuffer(text.length + 4096);
+    new Uint8Array(roomy).set(text);
+    // without the word, a buffer longer than the bytes is someone else's too: copied
+    const kept = await parseInWorker(new Uint8Array(roomy, 0, text.length));
+    expect(roomy.byteLength).toBe(text.length + 4096);
+    expect((kept as Exclude<typeof kept, Uint8Array>).stored).toEqual(want);
+    const sent = parseInWorker(new Uint8Array(roomy, 0, text.length), { wholeBuffer: true });
+    expect(roomy.byteLength).toBe(0); // handed over, not copied
+    expect(((await sent) as Exclude<typeof kept, Uint8Array>).stored).toEqual(want);
+    // bytes that are not text come back as they were sent: only the bytes, not the rest
+    const bad = new ArrayBuffer(text.length + 4096);
+    new Uint8Array(bad).set(text);
+    new Uint8Array(bad)[10] = 0;
+    const back = await parseInWorker(new Uint8Array(bad, 0, text.length), { wholeBuffer: true });
+    expect(back).toBeInstanceOf(Uint8Array);
+    expect((back as Uint8Array).length).toBe(text.length);
+    expect((back as Uint8Array)[10]).toBe(0);
+  });
+
   it('gives back bytes that are not text, unchanged, so the caller reports the exact error', async () => {
     const nul = Buffer.from(`${big('# T\n\ntext\n')}\u0000tail`, 'utf8');
     const invalid = Buffer.concat([Buffer.from(big('# T\n\ntext\n')), Buffer.from([0xc3, 0x28])]);
@@ -187,6 +210,40 @@ describe('the parse worker thread', () => {
   }, 120_000);
 });
 
+describe('collections after work on the calling thread', () => {
+  it('run once 4 MiB of documents were indexed here, then count again from zero', async () => {
+    const afterTicks = () => new Promise((r) => setImmediate(() => setImmediate(r)));
+    const host = globalThis as { gc?: unknown };
+    const hadGc = Object.hasOwn(host, 'gc');
+    const saved = host.gc;
+    let calls = 0;
+    host.gc = () => {
+      calls++;
+    };
+    const MiB = 1024 * 1024;
+    try {
+      collectSoon(4 * MiB); // whatever earlier tests counted, the count starts over here
+      await afterTicks();
+      calls = 0;
+      collectSoon(3 * MiB);
+      await afterTicks();
+      expect(calls).toBe(0);
+      collectSoon(MiB);
+      await afterTicks();
+      expect(calls).toBe(1);
+      collectSoon(2 * MiB);
+      await afterTicks();
+      expect(calls).toBe(1);
+      collectSoon(10 * MiB);
+      await afterTicks();
+      expect(calls).toBe(2);
+    } finally {
+      if (hadGc) host.gc = saved;
+      else delete host.gc;
+    }
+  });
+});
+
 describe('the docs index with large files', () => {
   function tree(files: Record<string, string | Buffer>) {
     const t = tempTree(files);
@@ -219,7 +276,7 @@ describe('the docs index with large files', () => {
       for (const s of some) {
         expect(await doc.extract(s.startLine, s.endLine)).toEqual(sectionExtract(model, s, true));
       }
-      // the search data built on the worker thread equals a build from the in-memory parse
+      // the search data, built on this thread in slices, equals a build from the in-memory parse
       expect(await doc.search()).toEqual(buildSearchData(model));
     }
     expect(events.sort()).toEqual(docs.map((d) => d.model.chars).sort());
@@ -250,6 +307,51 @@ describe('the docs index with large files', () => {
       /^file bad-small\.md is not valid UTF-8: .* offset 1\.$/,
     );
   });
+
+  it('reads a file of a MiB or more as it reads a smaller one, also after it changed', async () => {
+    let text = '# Big\n\nintro ü\r\n';
+    for (let i = 0; Buffer.byteLength(text) < 1024 * 1024 + 100; i++) {
+      text += `## Part ${i}\n\n${'words ü and more words '.repeat(20)}\n\n`;
+    }
+    const dir = tree({ 'big.md': text });
+    const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
+    for (const content of [text, `${text}\n## Tail\n\nlast ü\n`]) {
+      if (content !== text) rewrite(join(dir, 'big.md'), content);
+      const doc = await index.getDocument('big');
+      const model = buildDocument(content);
+      expect(doc.model.sections).toEqual(model.sections);
+      expect(doc.model.chars).toBe(model.text.length);
+      for (const s of [model.sections[1]!, model.sections[model.sections.length - 1]!]) {
+        expect(await doc.extract(s.startLine, s.endLine)).toEqual(sectionExtract(model, s, true));
+      }
+    }
+    expect(index.parseCount).toBe(2);
+  }, 120_000);
+
+  it('builds the search data of large files asked at once, past one whose file changed', async () => {
+    const files: Record<string, string> = {};
+    for (const [i, t] of Object.values(texts).entries()) files[`f${i}.md`] = big(t);
+    const dir = tree(files);
+    const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
+    const { docs } = await index.listDocuments();
+    expect(docs).toHaveLength(Object.keys(files).length);
+    // the second one changes before its turn: it fails, and the ones after it still build
+    const changed = docs[1]!;
+    rewrite(join(dir, changed.relPath!), `${files[changed.relPath!]!}\nmore\n`);
+    const results = await Promise.allSettled(docs.map((d) => d.search()));
+    results.forEach((r, i) => {
+      const doc = docs[i]!;
+      if (doc === changed) {
+        expect(r.status).toBe('rejected');
+        expect((r as PromiseRejectedResult).reason).toBeInstanceOf(DocChangedError);
+        return;
+      }
+      expect(r.status).toBe('fulfilled');
+      const raw = files[doc.relPath!]!;
+      const model = buildDocument(raw.replace(/^\uFEFF/, ''));
+      expect((r as PromiseFulfilledResult<unknown>).value).toEqual(buildSearchData(model));
+    });
+  }, 120_000);
 
   it('parses a large file again when it changes, and reads the new text', async () => {
     const dir = tree({ 'a.md': big('# Alpha\n\nold text\n') });

@@ -4,23 +4,13 @@
  * transferred, section records copied), so the caller's thread never holds the file's text.
  */
 import { parentPort } from 'node:worker_threads';
-import {
-  parseFileBytes,
-  type SearchOutline,
-  searchDataOfBytes,
-  searchTransferables,
-  transferablesOf,
-} from './parse.js';
+import { dropHeadingPaths, parseFileBytes, transferablesOf } from './parse.js';
 
-/**
- * A request: the bytes of one file to parse, or (with `search`) the bytes of a stored
- * document's text to build its search data from.
- */
+/** A request: the bytes of one file to parse. */
 export interface ParseRequest {
   id: number;
   buffer: ArrayBuffer;
   length: number;
-  search?: SearchOutline;
 }
 
 /**
@@ -36,19 +26,16 @@ parentPort?.on('message', (req: ParseRequest) => {
   try {
     const bytes = new Uint8Array(req.buffer, 0, req.length);
     const release = () => detach(req.buffer);
-    if (req.search) {
-      const search = searchDataOfBytes(bytes, req.search, undefined, release);
-      if (search === null) parentPort!.postMessage({ id: req.id, changed: true });
-      else parentPort!.postMessage({ id: req.id, search }, searchTransferables(search));
-      return;
-    }
     const parsed = parseFileBytes(bytes, release);
     if (parsed === null) {
       // Not text: the bytes go back so the caller reports the exact decoding error.
       parentPort!.postMessage({ id: req.id, notText: req.buffer }, [req.buffer]);
       return;
     }
-    parentPort!.postMessage({ id: req.id, parsed }, transferablesOf(parsed.stored));
+    parentPort!.postMessage(
+      { id: req.id, parsed: dropHeadingPaths(parsed) },
+      transferablesOf(parsed.stored),
+    );
   } catch (e) {
     parentPort!.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) });
   }

@@ -1,17 +1,5 @@
-import {
-  buildDocument,
-  computeLineStarts,
-  type DocModel,
-  type ParserUsed,
-} from '@lectern/markdown';
-import { buildSearchData, type DocSearchData, type TermTable } from './search.js';
-import {
-  type DocOutline,
-  fileLines,
-  type StoredModel,
-  storeModel,
-  unpackBlocks,
-} from './stored.js';
+import { buildDocument, type ParserUsed } from '@lectern/markdown';
+import { fileLines, type StoredModel, storeModel } from './stored.js';
 
 /*
  * Parsing a file's bytes into what the index stores. Shared by the calling thread and the
@@ -58,54 +46,22 @@ export function transferablesOf(stored: StoredModel): ArrayBuffer[] {
   return [...out];
 }
 
-/** What a search build needs of a stored document besides its text. */
-export type SearchOutline = Pick<
-  DocOutline,
-  'sections' | 'totalLines' | 'frontMatter' | 'parser' | 'exact' | 'title'
-> & { blocks: Uint32Array };
-
 /**
- * The search data of a stored document from the bytes of its text (read back from the file,
- * byte-order marks excluded), as `buildSearchData` gives it from the full model; null when
- * the bytes no longer decode or no longer have the parsed number of lines (the file changed).
+ * Empties the heading paths of a parsed file's sections before it is sent to another thread:
+ * a structured clone copies every string of every path (a heading once more for each section
+ * under it), where {@link restoreHeadingPaths} rebuilds them there sharing the headings.
  */
-export function searchDataOfBytes(
-  bytes: Uint8Array,
-  outline: SearchOutline,
-  table?: TermTable,
-  release?: () => void,
-): DocSearchData | null {
-  if (bytes.indexOf(0) !== -1) return null;
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch {
-    return null;
-  }
-  release?.();
-  const lineStarts = computeLineStarts(text);
-  if (lineStarts.length !== outline.totalLines) return null;
-  const model: DocModel = {
-    text,
-    lineStarts,
-    totalLines: outline.totalLines,
-    sections: outline.sections,
-    frontMatter: outline.frontMatter,
-    blocks: unpackBlocks(outline.blocks),
-    parser: outline.parser,
-    exact: outline.exact,
-    title: outline.title,
-  };
-  return buildSearchData(model, table);
+export function dropHeadingPaths(parsed: ParsedFile): ParsedFile {
+  for (const s of parsed.stored.outline.sections) s.headingPath = [];
+  return parsed;
 }
 
-/** The buffers of search data, to transfer it between threads without copying. */
-export function searchTransferables(data: DocSearchData): ArrayBuffer[] {
-  const out: ArrayBuffer[] = [];
-  for (const a of [data.termStarts, data.postings]) {
-    if (a.buffer instanceof ArrayBuffer && a.byteLength > 0 && !out.includes(a.buffer)) {
-      out.push(a.buffer);
-    }
+/** Rebuilds the heading paths {@link dropHeadingPaths} emptied, as `storeModel` makes them. */
+export function restoreHeadingPaths(parsed: ParsedFile): ParsedFile {
+  const sections = parsed.stored.outline.sections;
+  for (const s of sections) {
+    const parent = s.parent === -1 ? undefined : sections[s.parent];
+    s.headingPath = parent ? [...parent.headingPath, s.heading] : [s.heading];
   }
-  return out;
+  return parsed;
 }

@@ -155,32 +155,135 @@ export function postingsOf(d: DocSearchData, term: string): number[] | null {
   return out;
 }
 
-/** One term's postings while a document is indexed: varints in a buffer that doubles. */
-class PostingWriter {
-  bytes = new Uint8Array(8);
-  length = 0;
-  lastUnit = 0;
+/** Largest slice a term's postings grow by in a {@link PostingPool}. */
+const MAX_SLICE_BYTES = 4096;
 
-  /** Appends `v` (a non-negative integer) as a LEB128 varint. */
-  private varint(v: number): void {
-    if (this.length + 8 > this.bytes.length) {
+/** Texts from this many characters on write their postings into a {@link PostingPool}. */
+const POOL_FROM_CHARS = 1024 * 1024;
+
+/**
+ * Bytes of a pool's slab: past 32 MiB, glibc's malloc maps a block of its own and unmaps it
+ * when freed, without raising its thresholds (see the docs index's reading of large files);
+ * only the pages written are resident.
+ */
+const SLAB_BYTES = 32 * 1024 * 1024 + 64 * 1024;
+
+/**
+ * The bytes of every term's postings while a large document is indexed, in slabs: each term
+ * writes into slices that double in size (8 bytes up to 4 KiB) as its list grows. A buffer per
+ * term that doubled gave the allocator thousands of blocks of every size to free, and glibc
+ * kept ~15 MB of them in its heap after a 10 MB document was indexed. (A small document keeps
+ * a buffer per term: most of them stay on V8's heap, and a slab per small document kept more
+ * memory across a tree of a thousand files than it saved.)
+ */
+class PostingPool {
+  readonly slabs: Uint8Array[] = [];
+  private tail = SLAB_BYTES;
+
+  /** Room for `n` bytes (at most a slab) in one slab; returns its pool offset. */
+  alloc(n: number): number {
+    if (this.tail + n > SLAB_BYTES) {
+      this.slabs.push(new Uint8Array(SLAB_BYTES));
+      this.tail = 0;
+    }
+    const at = (this.slabs.length - 1) * SLAB_BYTES + this.tail;
+    this.tail += n;
+    return at;
+  }
+}
+
+/** One term's postings while a document is indexed. */
+interface PostingWriter {
+  /** Bytes written. */
+  readonly length: number;
+  /** Appends one unit's (unit, heading count, body count) as varints. */
+  add(unit: number, headTf: number, bodyTf: number): void;
+  /** Copies the bytes written into `out` at `at`. */
+  copyTo(out: Uint8Array, at: number): void;
+}
+
+/** Appends `v` (a non-negative integer) as LEB128 varint bytes through `byte`. */
+function varint(v: number, byte: (b: number) => void): void {
+  let x = v;
+  while (x >= 0x80) {
+    byte((x % 0x80) | 0x80);
+    x = Math.floor(x / 0x80);
+  }
+  byte(x);
+}
+
+/** A term's postings in a buffer of its own that doubles (on V8's heap up to 64 bytes). */
+class BufferWriter implements PostingWriter {
+  private bytes = new Uint8Array(8);
+  length = 0;
+  private lastUnit = 0;
+  private readonly put = (b: number) => {
+    if (this.length === this.bytes.length) {
       const next = new Uint8Array(this.bytes.length * 2);
-      next.set(this.bytes.subarray(0, this.length));
+      next.set(this.bytes);
       this.bytes = next;
     }
-    let x = v;
-    while (x >= 0x80) {
-      this.bytes[this.length++] = (x % 0x80) | 0x80;
-      x = Math.floor(x / 0x80);
-    }
-    this.bytes[this.length++] = x;
-  }
+    this.bytes[this.length++] = b;
+  };
 
   add(unit: number, headTf: number, bodyTf: number): void {
-    this.varint(unit - this.lastUnit);
+    varint(unit - this.lastUnit, this.put);
     this.lastUnit = unit;
-    this.varint(headTf);
-    this.varint(bodyTf);
+    varint(headTf, this.put);
+    varint(bodyTf, this.put);
+  }
+
+  copyTo(out: Uint8Array, at: number): void {
+    out.set(this.bytes.subarray(0, this.length), at);
+  }
+}
+
+/** A term's postings in slices of a {@link PostingPool}. */
+class SlabWriter implements PostingWriter {
+  /** Pool offsets of the slices written, in order (the last one is being written). */
+  private readonly slices: number[] = [];
+  /** Bytes in each slice (all full but the last). */
+  private readonly sizes: number[] = [];
+  private pos = 0;
+  private end = 0;
+  length = 0;
+  private lastUnit = 0;
+
+  constructor(private readonly pool: PostingPool) {}
+
+  private readonly put = (b: number) => {
+    if (this.pos === this.end) {
+      const size = Math.min(8 << this.slices.length, MAX_SLICE_BYTES);
+      this.pos = this.pool.alloc(size);
+      this.end = this.pos + size;
+      this.slices.push(this.pos);
+      this.sizes.push(size);
+    }
+    const at = this.pos++;
+    this.pool.slabs[Math.floor(at / SLAB_BYTES)]![at % SLAB_BYTES] = b;
+    this.length++;
+  };
+
+  add(unit: number, headTf: number, bodyTf: number): void {
+    varint(unit - this.lastUnit, this.put);
+    this.lastUnit = unit;
+    varint(headTf, this.put);
+    varint(bodyTf, this.put);
+  }
+
+  /** Copies the bytes written into `out` at `at`. */
+  copyTo(out: Uint8Array, at: number): void {
+    let left = this.length;
+    let to = at;
+    for (let i = 0; i < this.slices.length && left > 0; i++) {
+      const from = this.slices[i]!;
+      const n = Math.min(this.sizes[i]!, left);
+      const slab = this.pool.slabs[Math.floor(from / SLAB_BYTES)]!;
+      const off = from % SLAB_BYTES;
+      out.set(slab.subarray(off, off + n), to);
+      to += n;
+      left -= n;
+    }
   }
 }
 
@@ -189,14 +292,26 @@ function countInto(map: Map<string, number>, tokens: string[]): void {
 }
 
 /**
- * Builds the search index of a parsed document. Terms are shared through `table` when given
- * (a {@link DocsIndex} passes its own), else through a table of this call.
+ * The search index of one document while it is built: units are added in document order
+ * ({@link addUnit}), then {@link finish} packs the postings.
  */
-export function buildSearchData(doc: DocModel, table: TermTable = new TermTable()): DocSearchData {
-  const units: SearchUnit[] = [];
-  const lists = new Map<string, PostingWriter>();
-  let totalLen = 0;
-  const add = (section: number, head: string, bodyFirst: number, bodyLast: number) => {
+class SearchBuilder {
+  private readonly units: SearchUnit[] = [];
+  private readonly lists = new Map<string, PostingWriter>();
+  /** Where a large document's postings are written; null for a small one. */
+  private readonly pool: PostingPool | null;
+  private totalLen = 0;
+
+  constructor(
+    private readonly doc: DocModel,
+    private readonly table: TermTable,
+  ) {
+    this.pool = doc.text.length >= POOL_FROM_CHARS ? new PostingPool() : null;
+  }
+
+  /** Adds the unit of `section` (-1: the preamble). */
+  addUnit(section: number, head: string, bodyFirst: number, bodyLast: number): void {
+    const doc = this.doc;
     const headToks = tokenize(head);
     const body =
       bodyLast >= bodyFirst
@@ -204,54 +319,112 @@ export function buildSearchData(doc: DocModel, table: TermTable = new TermTable(
         : '';
     const bodyToks = tokenize(body);
     if (headToks.length === 0 && bodyToks.length === 0) return;
-    const u = units.length;
-    units.push({
+    const u = this.units.length;
+    this.units.push({
       section,
       headLen: headToks.length,
       bodyLen: bodyToks.length,
       bodyFirst,
       bodyLast,
     });
-    totalLen += headToks.length + bodyToks.length;
+    this.totalLen += headToks.length + bodyToks.length;
     const h = new Map<string, number>();
     const b = new Map<string, number>();
     countInto(h, headToks);
     countInto(b, bodyToks);
     const push = (t: string) => {
-      let list = lists.get(t);
+      let list = this.lists.get(t);
       if (!list) {
-        list = new PostingWriter();
-        lists.set(table.intern(t), list);
+        list = this.pool ? new SlabWriter(this.pool) : new BufferWriter();
+        this.lists.set(this.table.intern(t), list);
       }
       list.add(u, h.get(t) ?? 0, b.get(t) ?? 0);
     };
     for (const t of h.keys()) push(t);
     for (const t of b.keys()) if (!h.has(t)) push(t);
-  };
-  const firstBody = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1;
-  const first = doc.sections[0];
-  const preambleLast = trimBlankTail(doc, firstBody, first ? first.startLine - 1 : doc.totalLines);
-  if (preambleLast >= firstBody) add(-1, '', firstBody, preambleLast);
-  // Heading lines are everything from startLine to the line before the body; setext headings
-  // take two or more lines, so the body starts after the heading's own last line.
-  doc.sections.forEach((s, i) => {
-    const headingLines = headingLineCount(doc, i);
-    add(i, s.heading, s.startLine + headingLines, s.ownEndLine);
-  });
-  const terms = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const termStarts = new Uint32Array(terms.length + 1);
-  let size = 0;
-  for (const w of lists.values()) size += w.length;
-  const postings = new Uint8Array(size);
-  let at = 0;
-  terms.forEach((t, k) => {
-    termStarts[k] = at;
-    const w = lists.get(t)!;
-    postings.set(w.bytes.subarray(0, w.length), at);
-    at += w.length;
-  });
-  termStarts[terms.length] = at;
-  return { units, terms, termStarts, postings, totalLen };
+  }
+
+  /** The text before the first heading (after front matter), when there is any. */
+  addPreamble(): void {
+    const doc = this.doc;
+    const firstBody = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1;
+    const first = doc.sections[0];
+    const last = trimBlankTail(doc, firstBody, first ? first.startLine - 1 : doc.totalLines);
+    if (last >= firstBody) this.addUnit(-1, '', firstBody, last);
+  }
+
+  /**
+   * Adds section `i`. Heading lines are everything from startLine to the line before the
+   * body; setext headings take two or more lines, so the body starts after the heading's own
+   * last line.
+   */
+  addSection(i: number): void {
+    const s = this.doc.sections[i]!;
+    this.addUnit(i, s.heading, s.startLine + headingLineCount(this.doc, i), s.ownEndLine);
+  }
+
+  finish(): DocSearchData {
+    const lists = this.lists;
+    const terms = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const termStarts = new Uint32Array(terms.length + 1);
+    let size = 0;
+    for (const w of lists.values()) size += w.length;
+    const postings = new Uint8Array(size);
+    let at = 0;
+    terms.forEach((t, k) => {
+      termStarts[k] = at;
+      const w = lists.get(t)!;
+      w.copyTo(postings, at);
+      at += w.length;
+    });
+    termStarts[terms.length] = at;
+    return { units: this.units, terms, termStarts, postings, totalLen: this.totalLen };
+  }
+}
+
+/**
+ * Builds the search index of a parsed document. Terms are shared through `table` when given
+ * (a {@link DocsIndex} passes its own), else through a table of this call.
+ */
+export function buildSearchData(doc: DocModel, table: TermTable = new TermTable()): DocSearchData {
+  const builder = new SearchBuilder(doc, table);
+  builder.addPreamble();
+  for (let i = 0; i < doc.sections.length; i++) builder.addSection(i);
+  return builder.finish();
+}
+
+/**
+ * Milliseconds a slice of {@link buildSearchDataInSlices} runs for before it lets the event
+ * loop turn. Small, because a request waiting meanwhile (a read: open, stat, read, close) needs
+ * several turns to be answered.
+ */
+export const SEARCH_SLICE_MS = 2;
+
+/** Lets the event loop run what is waiting (I/O included) before the next slice. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * {@link buildSearchData} in slices: once a slice has run for `sliceMs` milliseconds (checked
+ * after each section, so one very large section is one slice) it waits for the event loop's
+ * next turn, so a large document is indexed on the calling thread while other requests are
+ * still answered. The result is the same as the one-go build's, whatever the slicing.
+ */
+export async function buildSearchDataInSlices(
+  doc: DocModel,
+  table: TermTable = new TermTable(),
+  sliceMs: number = SEARCH_SLICE_MS,
+): Promise<DocSearchData> {
+  const builder = new SearchBuilder(doc, table);
+  builder.addPreamble();
+  let since = performance.now();
+  for (let i = 0; i < doc.sections.length; i++) {
+    builder.addSection(i);
+    if (i + 1 < doc.sections.length && performance.now() - since >= sliceMs) {
+      await nextTurn();
+      since = performance.now();
+    }
+  }
+  return builder.finish();
 }
 
 /** How many lines the heading of section `i` takes (2+ for setext headings). */

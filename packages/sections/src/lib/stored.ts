@@ -76,20 +76,40 @@ function own(s: string): string {
   return s.length > 12 ? [...s].join('') : s;
 }
 
-/** Line starts in bytes of `bytes[from..]`, by the rule of `computeLineStarts`. */
-function byteLineStarts(bytes: Uint8Array, from: number): number[] {
-  const starts: number[] = [];
+/** How many times `byte` occurs in `bytes[from..]`. */
+function countByte(bytes: Uint8Array, byte: number, from: number): number {
+  let count = 0;
+  for (let i = bytes.indexOf(byte, from); i !== -1; i = bytes.indexOf(byte, i + 1)) count++;
+  return count;
+}
+
+/**
+ * Line starts in bytes of `bytes[from..]`, by the rule of `computeLineStarts`, in a typed
+ * array sized from a count of the line-break bytes (no growing list of numbers for a large
+ * file). Without any CR, the breaks are found by the engine's byte search.
+ */
+function byteLineStarts(bytes: Uint8Array, from: number): Uint32Array | Float64Array {
   const n = bytes.length;
-  if (from >= n) return starts;
-  starts.push(from);
-  for (let i = from; i < n; i++) {
-    const c = bytes[i];
-    if (c === 10 || c === 13) {
-      if (c === 13 && bytes[i + 1] === 10) i++;
-      if (i + 1 < n) starts.push(i + 1);
+  if (from >= n) return new Uint32Array(0);
+  const crs = countByte(bytes, 13, from);
+  const bound = 1 + countByte(bytes, 10, from) + crs;
+  const starts = n > 0xffffffff ? new Float64Array(bound) : new Uint32Array(bound);
+  let count = 0;
+  starts[count++] = from;
+  if (crs === 0) {
+    for (let i = bytes.indexOf(10, from); i !== -1 && i + 1 < n; i = bytes.indexOf(10, i + 1)) {
+      starts[count++] = i + 1;
+    }
+  } else {
+    for (let i = from; i < n; i++) {
+      const c = bytes[i];
+      if (c === 10 || c === 13) {
+        if (c === 13 && bytes[i + 1] === 10) i++;
+        if (i + 1 < n) starts[count++] = i + 1;
+      }
     }
   }
-  return starts;
+  return count === bound ? starts : starts.slice(0, count);
 }
 
 /** Where a file's lines are, found from its bytes before they are parsed (see {@link storeModel}). */
@@ -99,7 +119,7 @@ export interface FileLines {
   /** Byte length of the file. */
   end: number;
   /** Byte offset of each line's start; null when the text is ASCII (a character is a byte). */
-  byteStarts: number[] | null;
+  byteStarts: Uint32Array | Float64Array | null;
 }
 
 /**
@@ -128,8 +148,9 @@ export function fileLines(bytes: Uint8Array, decoded: string, bom: boolean): Fil
  */
 export function storeModel(model: DocModel, file: FileLines): StoredModel {
   const count = model.lineStarts.length;
-  const starts = file.end > 0xffffffff ? new Float64Array(count) : new Uint32Array(count);
+  let starts: Uint32Array | Float64Array;
   if (file.byteStarts === null) {
+    starts = file.end > 0xffffffff ? new Float64Array(count) : new Uint32Array(count);
     for (let i = 0; i < count; i++) starts[i] = model.lineStarts[i]! + file.textStart;
   } else {
     if (file.byteStarts.length !== count) {
@@ -137,7 +158,7 @@ export function storeModel(model: DocModel, file: FileLines): StoredModel {
         `line table mismatch: ${file.byteStarts.length} byte lines, ${count} text lines`,
       );
     }
-    starts.set(file.byteStarts);
+    starts = file.byteStarts; // made for this file: kept as it is
   }
   return {
     outline: outlineOf(model),
