@@ -114,6 +114,28 @@ const scoreRules = (tool: ToolInput, siblings: readonly string[]) =>
 const scoreToolsRules = (tools: readonly ToolInput[]) => scoreTools(tools, { judge: RULES });
 
 describe('offline judge rules', () => {
+  it('quotes the clause that earns each behaviour, and one clause once however many kinds it earns', async () => {
+    const tool: ToolInput = {
+      name: 'list_items',
+      description: [
+        'List the items of one folder, sorted by name.',
+        'Results come in pages of 50 items, continue with next_offset; an unknown folder fails with NOT_FOUND and the closest names.',
+        'Pass next_cursor back unchanged, or the call fails with CURSOR_MISMATCH.',
+      ].join(' '),
+      inputSchema: obj({ folder: {} }),
+      annotations: { readOnlyHint: true },
+    };
+    const r = await scoreRules(tool, []);
+    const text = r.justifications.behavioral_transparency.justification;
+    const quotes = [...text.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+    expect(quotes.length).toBeGreaterThan(1);
+    expect(new Set(quotes).size).toBe(quotes.length);
+    // Two kinds earned by one clause: named together, quoted once, cut at the semicolon.
+    expect(text).toContain(
+      'limits and pagination: "Results come in pages of 50 items, continue with next_offset"',
+    );
+  });
+
   it('scores a one-word description like the rubric low example (tier D)', async () => {
     const r = await scoreRules(
       { name: 'process', description: 'Process', inputSchema: obj({ a: {}, b: {}, c: {} }) },

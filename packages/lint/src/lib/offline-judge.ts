@@ -9,12 +9,14 @@ import {
 import { topLevelParams } from './signals.js';
 import {
   actionVerb,
+  clauseAt,
   contentTokens,
   cue,
   escapeRegExp,
   excerpt,
   isMutationVerb,
   isTokenName,
+  joinAnd,
   mentions,
   mentionsParam,
   nameWords,
@@ -277,6 +279,12 @@ export interface Analysis {
   alternatives: string[];
   implied: boolean;
   behaviour: Map<BehaviourKey, string>;
+  /**
+   * For each behaviour found, the clause of its sentence where the cue matched (split at `;`,
+   * `:` and dashes), so evidence quotes the words that earn the point rather than the sentence's
+   * opening.
+   */
+  behaviourClause: Map<BehaviourKey, string>;
   /** Sentences that name a behaviour category without stating a fact ("errors may occur"). */
   vagueBehaviour: string[];
   /** Usage-shaped sentences with no condition in them ("use it when you need to read a note"). */
@@ -628,6 +636,7 @@ export function analyze(input: ToolJudgeInput): Analysis {
     av.idempotent !== null ||
     av.openWorld !== null;
   const behaviour = new Map<BehaviourKey, string>();
+  const behaviourClause = new Map<BehaviourKey, string>();
   const vagueBehaviour: string[] = [];
   for (const s of units) {
     if (usage.has(s.index) || lists.has(s.index)) continue;
@@ -644,6 +653,7 @@ export function analyze(input: ToolJudgeInput): Analysis {
           break;
         }
         behaviour.set(cat.key, s.text);
+        behaviourClause.set(cat.key, clauseAt(s.text, s.text.search(cat.re)));
         found++;
       }
     }
@@ -763,6 +773,7 @@ export function analyze(input: ToolJudgeInput): Analysis {
     alternatives,
     implied,
     behaviour,
+    behaviourClause,
     vagueBehaviour,
     hollowUsage,
     params,
@@ -940,9 +951,15 @@ function behavioural(a: Analysis, input: ToolJudgeInput): DimensionJudgement {
   }
   const found = [...a.behaviour.entries()];
   const k = found.length;
-  const evidence = found
-    .slice(0, 3)
-    .map(([key, s]) => `${BEHAVIOUR.find((b) => b.key === key)?.label}: ${q(s, 60)}`)
+  // One quote per claim: kinds earned by the same clause are listed together with it once.
+  const byClause = new Map<string, string[]>();
+  for (const [key, sentence] of found.slice(0, 3)) {
+    const clause = a.behaviourClause.get(key) ?? sentence;
+    const label = BEHAVIOUR.find((b) => b.key === key)?.label ?? key;
+    byClause.set(clause, [...(byClause.get(clause) ?? []), label]);
+  }
+  const evidence = [...byClause]
+    .map(([clause, labels]) => `${joinAnd(labels)}: ${q(clause, 60)}`)
     .join('; ');
   const missingCats = (['limits', 'errors', 'pagination', 'scope', 'defaults'] as const).filter(
     (c) => !a.behaviour.has(c),

@@ -171,6 +171,29 @@ export function sentences(description: string): Sentence[] {
   return out;
 }
 
+/**
+ * The clause of `sentence` that holds character `at`: the sentence is cut at `;`, at a `:` or a
+ * dash between words, and the piece around `at` is returned, trimmed. A sentence without those
+ * marks, or an `at` outside it (e.g. -1 for no match), gives the whole sentence.
+ */
+export function clauseAt(sentence: string, at: number): string {
+  if (at < 0 || at >= sentence.length) return sentence.trim();
+  const cut = /;\s+|:\s+|\s+[—–-]\s+/g;
+  let start = 0;
+  for (const m of sentence.matchAll(cut)) {
+    const end = m.index ?? 0;
+    if (at < end) return sentence.slice(start, end).trim() || sentence.trim();
+    start = end + m[0].length;
+  }
+  return sentence.slice(start).trim() || sentence.trim();
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+export function joinAnd(parts: readonly string[]): string {
+  if (parts.length < 2) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
 /** Shortens `text` to at most `max` characters on a word boundary, with an ellipsis. */
 export function excerpt(text: string, max = 90): string {
   const clean = text.replace(/\s+/g, ' ').trim();
