@@ -1024,9 +1024,14 @@ function parameterSemantics(a: Analysis, input: ToolJudgeInput): DimensionJudgem
   const explained = a.params.filter((p) => p.explained);
   const mentioned = a.params.filter((p) => p.mentioned);
   const redundant = a.params.filter((p) => p.redundant && !p.explained);
-  const quoted = explained
-    .slice(0, 2)
-    .map((p) => `${p.name} (${q(p.sentence ?? '', 60)})`)
+  // One quote per sentence: parameters explained by the same sentence are named together.
+  const bySentence = new Map<string, string[]>();
+  for (const p of explained.slice(0, 2)) {
+    const key = p.sentence ?? '';
+    bySentence.set(key, [...(bySentence.get(key) ?? []), p.name]);
+  }
+  const quoted = [...bySentence]
+    .map(([sentence, names]) => `${joinAnd(names)} (${q(sentence, 60)})`)
     .join('; ');
   const unexplained = a.params.filter((p) => !p.explained).map((p) => p.name);
   const fixMore = unexplained.length
@@ -1134,7 +1139,12 @@ function conciseness(a: Analysis): DimensionJudgement {
   }
   if (a.keywordLists.length > 0) {
     score -= 2;
-    issues.push(`keyword lists instead of sentences (${q(a.keywordLists[0] ?? '', 50)})`);
+    const list0 = a.keywordLists[0] ?? '';
+    issues.push(
+      !a.leadVerb && list0 === a.first
+        ? 'keyword lists instead of sentences, that opening among them'
+        : `keyword lists instead of sentences (${q(list0, 50)})`,
+    );
   }
   const hollow = [...a.hollowUsage, ...a.vagueBehaviour.filter((v) => !a.hollowUsage.includes(v))];
   if (hollow.length > 0) {
