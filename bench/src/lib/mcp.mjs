@@ -41,14 +41,14 @@ export function peakRssMb(pid) {
  * times a failure), `peakRssMb()` and `close()`. `startedAt`/`readyAt` are performance.now()
  * stamps around spawn + initialize.
  */
-export async function connectNode(script, args, { cwd, name = 'bench' } = {}) {
+export async function connectNode(script, args, { cwd, name = 'bench', env = {} } = {}) {
   const startedAt = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [script, ...args],
     cwd,
     stderr: 'pipe',
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, NODE_ENV: 'production', ...env },
     // The SDK's default (10 MiB per message) refuses the filesystem server's whole-file answer
     // for the 16 MiB file (the text comes twice: text block and structuredContent).
     maxBufferSize: MAX_MESSAGE_BYTES,
