@@ -202,6 +202,23 @@ interface PostingWriter {
   copyTo(out: Uint8Array, at: number): void;
 }
 
+/** The posting encoding both writers share; they differ only in where `put` stores a byte. */
+abstract class VarintPostingWriter implements PostingWriter {
+  length = 0;
+  private lastUnit = 0;
+  /** Stores one byte and counts it in `length`. */
+  protected abstract readonly put: (b: number) => void;
+
+  add(unit: number, headTf: number, bodyTf: number): void {
+    varint(unit - this.lastUnit, this.put);
+    this.lastUnit = unit;
+    varint(headTf, this.put);
+    varint(bodyTf, this.put);
+  }
+
+  abstract copyTo(out: Uint8Array, at: number): void;
+}
+
 /** Appends `v` (a non-negative integer) as LEB128 varint bytes through `byte`. */
 function varint(v: number, byte: (b: number) => void): void {
   let x = v;
@@ -213,11 +230,9 @@ function varint(v: number, byte: (b: number) => void): void {
 }
 
 /** A term's postings in a buffer of its own that doubles (on V8's heap up to 64 bytes). */
-class BufferWriter implements PostingWriter {
+class BufferWriter extends VarintPostingWriter {
   private bytes = new Uint8Array(8);
-  length = 0;
-  private lastUnit = 0;
-  private readonly put = (b: number) => {
+  protected readonly put = (b: number) => {
     if (this.length === this.bytes.length) {
       const next = new Uint8Array(this.bytes.length * 2);
       next.set(this.bytes);
@@ -226,32 +241,25 @@ class BufferWriter implements PostingWriter {
     this.bytes[this.length++] = b;
   };
 
-  add(unit: number, headTf: number, bodyTf: number): void {
-    varint(unit - this.lastUnit, this.put);
-    this.lastUnit = unit;
-    varint(headTf, this.put);
-    varint(bodyTf, this.put);
-  }
-
   copyTo(out: Uint8Array, at: number): void {
     out.set(this.bytes.subarray(0, this.length), at);
   }
 }
 
 /** A term's postings in slices of a {@link PostingPool}. */
-class SlabWriter implements PostingWriter {
+class SlabWriter extends VarintPostingWriter {
   /** Pool offsets of the slices written, in order (the last one is being written). */
   private readonly slices: number[] = [];
   /** Bytes in each slice (all full but the last). */
   private readonly sizes: number[] = [];
   private pos = 0;
   private end = 0;
-  length = 0;
-  private lastUnit = 0;
 
-  constructor(private readonly pool: PostingPool) {}
+  constructor(private readonly pool: PostingPool) {
+    super();
+  }
 
-  private readonly put = (b: number) => {
+  protected readonly put = (b: number) => {
     if (this.pos === this.end) {
       const size = Math.min(8 << this.slices.length, MAX_SLICE_BYTES);
       this.pos = this.pool.alloc(size);
@@ -263,13 +271,6 @@ class SlabWriter implements PostingWriter {
     this.pool.slabs[Math.floor(at / SLAB_BYTES)]![at % SLAB_BYTES] = b;
     this.length++;
   };
-
-  add(unit: number, headTf: number, bodyTf: number): void {
-    varint(unit - this.lastUnit, this.put);
-    this.lastUnit = unit;
-    varint(headTf, this.put);
-    varint(bodyTf, this.put);
-  }
 
   /** Copies the bytes written into `out` at `at`. */
   copyTo(out: Uint8Array, at: number): void {
