@@ -151,4 +151,25 @@ describe('postings of small and large documents', () => {
       for (const [t, list] of naive) expect(postingsOf(data, t)).toEqual(list);
     }
   }, 60_000);
+
+  it('keep a term found in every section of a large document whole (a list past 28 slices)', () => {
+    // 45,000 units of 3 bytes each: about 135 KB of postings for "word", past the ~82 KB that
+    // slices 0-27 hold; a slice size computed as 8 << 28 went negative and the build threw.
+    const sections = 45_000;
+    const parts: string[] = [];
+    for (let i = 0; i < sections; i++)
+      parts.push(`# h${i % 7}
+word filler text and more
+`);
+    const doc = buildDocument(parts.join('\n'));
+    expect(doc.text.length).toBeGreaterThan(1024 * 1024);
+    const data = buildSearchData(doc);
+    const list = postingsOf(data, 'word');
+    expect(list).not.toBeNull();
+    expect(list!.length).toBe(3 * sections);
+    for (let k = 0; k < sections; k++) {
+      expect([list![3 * k], list![3 * k + 1], list![3 * k + 2]]).toEqual([k, 0, 1]);
+    }
+    expect(postingsOf(data, 'filler')).toEqual(list);
+  }, 60_000);
 });

@@ -168,6 +168,9 @@ const POOL_FROM_CHARS = 1024 * 1024;
  */
 const SLAB_BYTES = 32 * 1024 * 1024 + 64 * 1024;
 
+/** Bytes of slice `i` of one term's postings in a pool: 8, 16, … up to 4 KiB. */
+const sliceBytes = (i: number) => Math.min(8 << Math.min(i, 9), MAX_SLICE_BYTES);
+
 /**
  * The bytes of every term's postings while a large document is indexed, in slabs: each term
  * writes into slices that double in size (8 bytes up to 4 KiB) as its list grows. A buffer per
@@ -248,10 +251,11 @@ class BufferWriter extends VarintPostingWriter {
 
 /** A term's postings in slices of a {@link PostingPool}. */
 class SlabWriter extends VarintPostingWriter {
-  /** Pool offsets of the slices written, in order (the last one is being written). */
+  /**
+   * Pool offsets of the slices written, in order (the last one is being written); slice `i`
+   * holds {@link sliceBytes}(i) bytes, all full but the last.
+   */
   private readonly slices: number[] = [];
-  /** Bytes in each slice (all full but the last). */
-  private readonly sizes: number[] = [];
   private pos = 0;
   private end = 0;
 
@@ -261,11 +265,10 @@ class SlabWriter extends VarintPostingWriter {
 
   protected readonly put = (b: number) => {
     if (this.pos === this.end) {
-      const size = Math.min(8 << this.slices.length, MAX_SLICE_BYTES);
+      const size = sliceBytes(this.slices.length);
       this.pos = this.pool.alloc(size);
       this.end = this.pos + size;
       this.slices.push(this.pos);
-      this.sizes.push(size);
     }
     const at = this.pos++;
     this.pool.slabs[Math.floor(at / SLAB_BYTES)]![at % SLAB_BYTES] = b;
@@ -278,7 +281,7 @@ class SlabWriter extends VarintPostingWriter {
     let to = at;
     for (let i = 0; i < this.slices.length && left > 0; i++) {
       const from = this.slices[i]!;
-      const n = Math.min(this.sizes[i]!, left);
+      const n = Math.min(sliceBytes(i), left);
       const slab = this.pool.slabs[Math.floor(from / SLAB_BYTES)]!;
       const off = from % SLAB_BYTES;
       out.set(slab.subarray(off, off + n), to);
