@@ -26,6 +26,7 @@ import {
   type ParserUsed,
   type Section,
 } from '@lectern/markdown';
+import { OWN_MAPPING_BYTES } from './malloc.js';
 import type { ParsedFile } from './parse.js';
 import {
   collectSoon,
@@ -192,13 +193,10 @@ export interface SkippedFile {
 const RESERVE_FROM_BYTES = 1024 * 1024;
 
 /**
- * Past 32 MiB, glibc's malloc serves a block from a mapping of its own and gives it back
- * without raising its thresholds: by default, freeing a mapped block of up to 32 MiB (a 10 MB
- * file's bytes) makes malloc keep every later block below that size in its heaps, and keep up
- * to twice that size free there instead of returning it, so each re-parse of a large file left
- * memory behind. Only the pages written are resident: the rest is address space.
+ * A large file's buffer: one of {@link OWN_MAPPING_BYTES}, so that freeing it does not make
+ * malloc keep later blocks (each re-parse of a large file used to leave memory behind).
  */
-const RESERVE_BYTES = 32 * 1024 * 1024 + 64 * 1024;
+const RESERVE_BYTES = OWN_MAPPING_BYTES;
 
 /**
  * Reads a whole opened file: at most the size fstat saw plus one byte, so growth past the cap

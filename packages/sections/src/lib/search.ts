@@ -1,5 +1,6 @@
 import type { DocModel } from '@lectern/markdown';
 import { extractLines, lineEndOffset, lineStartOffset, trimBlankTail } from '@lectern/markdown';
+import { OWN_MAPPING_BYTES } from './malloc.js';
 
 /*
  * Full-text search over sections: a small inverted index per document (built on first use and
@@ -161,12 +162,8 @@ const MAX_SLICE_BYTES = 4096;
 /** Texts from this many characters on write their postings into a {@link PostingPool}. */
 const POOL_FROM_CHARS = 1024 * 1024;
 
-/**
- * Bytes of a pool's slab: past 32 MiB, glibc's malloc maps a block of its own and unmaps it
- * when freed, without raising its thresholds (see the docs index's reading of large files);
- * only the pages written are resident.
- */
-const SLAB_BYTES = 32 * 1024 * 1024 + 64 * 1024;
+/** Bytes of a pool's slab: a block malloc maps and unmaps on its own. */
+const SLAB_BYTES = OWN_MAPPING_BYTES;
 
 /** Bytes of slice `i` of one term's postings in a pool: 8, 16, … up to 4 KiB. */
 const sliceBytes = (i: number) => Math.min(8 << Math.min(i, 9), MAX_SLICE_BYTES);
