@@ -1,5 +1,5 @@
 import { buildDocument, type ParserUsed } from '@lectern/markdown';
-import { fileLines, type StoredModel, storeModel } from './stored.js';
+import { fileLines, fillHeadingPaths, type StoredModel, storeModel } from './stored.js';
 
 /*
  * Parsing a file's bytes into what the index stores. Shared by the calling thread and the
@@ -58,10 +58,6 @@ export function dropHeadingPaths(parsed: ParsedFile): ParsedFile {
 
 /** Rebuilds the heading paths {@link dropHeadingPaths} emptied, as `storeModel` makes them. */
 export function restoreHeadingPaths(parsed: ParsedFile): ParsedFile {
-  const sections = parsed.stored.outline.sections;
-  for (const s of sections) {
-    const parent = s.parent === -1 ? undefined : sections[s.parent];
-    s.headingPath = parent ? [...parent.headingPath, s.heading] : [s.heading];
-  }
+  fillHeadingPaths(parsed.stored.outline.sections);
   return parsed;
 }

@@ -167,24 +167,34 @@ export function storeModel(model: DocModel, file: FileLines): StoredModel {
   };
 }
 
+/**
+ * Sets each section's heading path from its parent's (parents come before their children), so
+ * the paths share the heading strings.
+ */
+export function fillHeadingPaths(sections: Section[]): void {
+  for (const s of sections) {
+    const parent = s.parent === -1 ? undefined : sections[s.parent];
+    s.headingPath = parent ? [...parent.headingPath, s.heading] : [s.heading];
+  }
+}
+
 /** The outline part of a parsed document, with its strings copied flat. */
 export function outlineOf(model: DocModel): DocOutline {
   const sections: Section[] = [];
   for (const s of model.sections) {
-    const heading = own(s.heading);
-    const parent = s.parent === -1 ? undefined : sections[s.parent];
     sections.push({
       index: s.index,
       slug: own(s.slug),
       level: s.level,
-      heading,
-      headingPath: parent ? [...parent.headingPath, heading] : [heading],
+      heading: own(s.heading),
+      headingPath: [],
       parent: s.parent,
       startLine: s.startLine,
       endLine: s.endLine,
       ownEndLine: s.ownEndLine,
     });
   }
+  fillHeadingPaths(sections);
   const sectionChars = new Float64Array(sections.length);
   for (const s of model.sections) {
     sectionChars[s.index] =
