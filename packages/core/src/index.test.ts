@@ -13,6 +13,7 @@ describe('public API', () => {
         "MAX_NAME_BYTES",
         "MAX_PATH_BYTES",
         "MIN_OUTPUT_BYTES",
+        "Mutex",
         "OpenedDir",
         "OutputBudget",
         "READ_ONLY",

@@ -58,6 +58,7 @@ export {
   type MessageData,
   messageData,
 } from './messages.js';
+export { Mutex } from './mutex.js';
 export { checkLimits, type PackageOptions, type ToolPackage, type ToolSet } from './package.js';
 export {
   type BudgetPage,

@@ -1,4 +1,4 @@
-import { createRootSync, ToolError } from '@lectern/core';
+import { createRootSync, Mutex, ToolError } from '@lectern/core';
 import { DEFAULT_MAX_CHUNK_WORDS } from '@lectern/markdown';
 import { postgresBackend } from './backend/postgres/backend.js';
 import { isPostgresUrl } from './backend/postgres/driver.js';
@@ -9,7 +9,6 @@ import { checkFragment, readFragmentLines } from './fragments.js';
 import { reindexSources } from './indexer.js';
 import { MemoryError } from './lib/errors.js';
 import { LANGUAGES } from './lib/language.js';
-import { Mutex } from './lib/mutex.js';
 import { StatWorker } from './lib/stat-worker.js';
 import {
   compileGlobs,

@@ -6,6 +6,7 @@ import {
   createRootSync,
   decodeUtf8,
   isToolError,
+  Mutex,
   type OpenedDir,
   openDirInRootSync,
   openInRoot,
@@ -289,8 +290,8 @@ export class DocsIndex {
   private readonly inflight = new Map<string, Promise<IndexedDoc>>();
   /** Reads overlap, but parses run in the order the reads were started: a stable parse order. */
   private parseTurn: Promise<void> = Promise.resolve();
-  /** Settles when the large document being indexed for search on this thread is done. */
-  private searchTurn: Promise<void> = Promise.resolve();
+  /** Large documents are indexed for search on this thread one at a time. */
+  private readonly searchLock = new Mutex();
 
   /** Resolves every root once (realpath); throws `ToolError` `ROOT_*` for a bad root. */
   constructor(options: SectionsOptions) {
@@ -611,18 +612,10 @@ export class DocsIndex {
    * {@link buildSearchDataInSlices} of a large document, one document at a time: searches
    * build up to several documents' data at once, and each large one holds its text meanwhile.
    */
-  private async searchInSlices(stored: Stored): Promise<DocSearchData> {
-    const before = this.searchTurn;
-    let done = () => {};
-    this.searchTurn = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    try {
-      await before;
-      return await buildSearchDataInSlices(await this.fullModelOf(stored), this.terms);
-    } finally {
-      done();
-    }
+  private searchInSlices(stored: Stored): Promise<DocSearchData> {
+    return this.searchLock.run(async () =>
+      buildSearchDataInSlices(await this.fullModelOf(stored), this.terms),
+    );
   }
 
   /**

@@ -1,4 +1,7 @@
-/** A promise-based lock: `run` calls execute one at a time, in call order. */
+/**
+ * A promise-based lock: `run` calls execute one at a time, in call order. A call that fails
+ * does not block the ones after it.
+ */
 export class Mutex {
   private tail: Promise<unknown> = Promise.resolve();
 
