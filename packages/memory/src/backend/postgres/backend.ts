@@ -744,6 +744,14 @@ class PostgresBackend implements MemoryBackend {
           if (!writer.finished) await c.query(this.sql.setMeta, ['generation', writer.generation]);
           await c.query('COMMIT');
           writer.committed();
+          if (writer.needsAnalyze()) {
+            // Fresh planner statistics for a bulk change, now rather than when autovacuum next
+            // wakes (until then, searches of a new index are planned without statistics: measured
+            // 0.78x the p95 with them). Skipped while another process analyzes; never fatal.
+            await c
+              .query(`ANALYZE (SKIP_LOCKED) ${this.n.s}.chunks, ${this.n.s}.files`)
+              .catch(() => {});
+          }
           return result;
         } catch (error) {
           // A batch may still be on its way: ROLLBACK only after it, or its later statements
@@ -802,6 +810,21 @@ class PgWriter implements IndexWriter {
   private cleared = false;
   private fileDelta = 0;
   private chunkDelta = 0;
+  /**
+   * Chunk rows written or deleted by this transaction (an estimate for dropped sources and
+   * cleared indexes: their old counts), what {@link needsAnalyze} weighs against the index.
+   */
+  churn = 0;
+  /** The chunk count `finish` recorded, if it ran. */
+  private total: number | undefined;
+
+  /**
+   * True when this transaction wrote or deleted more chunk rows than 50 plus a tenth of the
+   * index (PostgreSQL autovacuum's default rule for re-analyzing a table).
+   */
+  needsAnalyze(): boolean {
+    return this.total !== undefined && this.churn > 50 + 0.1 * this.total;
+  }
   private readonly languages = new Set<Language>();
   private readonly sql: Statements;
 
@@ -1050,7 +1073,10 @@ class PgWriter implements IndexWriter {
     await this.q(this.sql.deleteSource, [id]);
     for (const fileId of removed) {
       const old = this.cache.byId.get(fileId);
-      if (old) this.chunkDelta -= old.chunks;
+      if (old) {
+        this.chunkDelta -= old.chunks;
+        this.churn += old.chunks;
+      }
     }
     this.fileDelta -= removed.length;
     this.log.push((c) => {
@@ -1091,6 +1117,7 @@ class PgWriter implements IndexWriter {
     for (const statement of this.sql.clear) await this.q(statement);
     this.problemKeys = new Set();
     this.cleared = true;
+    this.churn += Number(this.meta.get('chunk_count') ?? 0);
     this.fileDelta = 0;
     this.chunkDelta = 0;
     this.log.push((c) => {
@@ -1131,6 +1158,7 @@ class PgWriter implements IndexWriter {
     this.languages.add(file.language);
     this.fileDelta++;
     this.chunkDelta += chunks.length;
+    this.churn += chunks.length;
     this.chunkCounts.set(id, chunks.length);
     this.remember(id, file, chunks.length, this.backend.originOf(file.source));
     await this.queue({ kind: 'add', id, file, chunks }, chunks);
@@ -1140,6 +1168,7 @@ class PgWriter implements IndexWriter {
   async replaceFile(id: number, file: FileRecord, chunks: readonly ChunkRecord[]): Promise<void> {
     this.languages.add(file.language);
     this.chunkDelta += chunks.length - this.chunksOf(id);
+    this.churn += chunks.length + this.chunksOf(id);
     this.chunkCounts.set(id, chunks.length);
     this.remember(id, file, chunks.length, this.backend.originOf(file.source));
     await this.queue({ kind: 'replace', id, file, chunks }, chunks);
@@ -1163,6 +1192,7 @@ class PgWriter implements IndexWriter {
 
   async removeFile(id: number): Promise<void> {
     this.chunkDelta -= this.chunksOf(id);
+    this.churn += this.chunksOf(id);
     this.chunkCounts.set(id, 0);
     this.fileDelta--;
     this.log.push((c) => {
@@ -1225,6 +1255,7 @@ class PgWriter implements IndexWriter {
       entries.map((e) => e[1]),
     ]);
     this.finished = true;
+    this.total = chunks;
     // Other machines' stat rows nobody refreshed for a month: a full reindex tidies them up.
     if (summary.full) await this.q(this.sql.pruneSeen);
     const files = (this.cleared ? 0 : this.cache.files.size) + this.fileDelta;

@@ -598,5 +598,41 @@ if (url) {
       const other = open();
       expect(await other.reindex()).toMatchObject({ unchanged: 5, updated: 0 });
     });
+
+    test('a bulk reindex analyzes the tables when it commits; a small one leaves that to autovacuum', async () => {
+      const analyzed = async () =>
+        Number(
+          (
+            await admin.query(
+              "SELECT analyze_count FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'chunks'",
+              [schemas.schema('main')],
+            )
+          ).rows[0]?.analyze_count ?? -1,
+        );
+      dir.write('first.md', '# First\n\nplum\n');
+      const store = open();
+      await store.reindex();
+      expect(await analyzed()).toBe(0); // one chunk: not worth it
+      const note = (i: number) =>
+        [1, 2, 3].map((k) => `## Part ${k} of ${i}\n\nquince ${i} ${k}\n`).join('\n');
+      for (let i = 0; i < 40; i++) dir.write(`n${i}.md`, note(i));
+      expect(await store.reindex()).toMatchObject({ added: 40 });
+      expect(await analyzed()).toBe(1); // 120 new chunks: statistics at once
+      expect(
+        Number(
+          (
+            await admin.query(
+              "SELECT count(*) AS n FROM pg_stats WHERE schemaname = $1 AND tablename = 'chunks'",
+              [schemas.schema('main')],
+            )
+          ).rows[0].n,
+        ),
+      ).toBeGreaterThan(0);
+      dir.write('n7.md', `${note(7)}\nmore\n`);
+      expect(await store.reindex()).toMatchObject({ updated: 1 });
+      expect(await analyzed()).toBe(1); // 6 chunk rows of 121: autovacuum's business
+      expect(await store.reindex({ full: true })).toMatchObject({ files: 41 });
+      expect(await analyzed()).toBe(2);
+    });
   });
 }

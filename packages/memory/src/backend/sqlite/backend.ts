@@ -198,7 +198,7 @@ class SqliteBackend implements MemoryBackend {
       if (floor === undefined) {
         found = rankStmt.all({ ...params, q, limit }) as typeof found;
       } else if (headed === undefined) {
-        found = cappedStmt.all({ ...params, q, limit, floor }) as typeof found;
+        found = cappedStmt.all({ ...params, q, limit, floor: BigInt(floor) }) as typeof found;
       } else {
         const newest = this.stmt(r, newestSql(filters)).pluck();
         let first: number[] = [];
@@ -221,7 +221,7 @@ class SqliteBackend implements MemoryBackend {
           q,
           limit,
           ids: JSON.stringify(ids),
-          lo: Math.min(...ids),
+          lo: BigInt(Math.min(...ids)),
         }) as typeof found;
       }
       return found.map((row) => ({ id: row.id, score: -row.score }));
