@@ -30,6 +30,7 @@ import {
   loadDriver,
   type PostgresConnectionOptions,
   poolConfig,
+  RAISE_WORK_MEM,
   redactUrl,
   splitUrl,
 } from './driver.js';
@@ -185,6 +186,10 @@ class PostgresBackend implements MemoryBackend {
     this.pool = new pg.Pool(config);
     // An idle connection that drops is replaced on next use; it must not crash the process.
     this.pool.on('error', () => {});
+    // Queued ahead of the connection's first statement; a server that refuses it keeps its own.
+    this.pool.on('connect', (client) => {
+      client.query(RAISE_WORK_MEM).catch(() => {});
+    });
     this.ready = this.open();
     // Seen by the first call that awaits it; never an unhandled rejection meanwhile.
     this.ready.catch(() => {});

@@ -12,7 +12,7 @@ import { postgresForTests, testSchemas } from '../../test-helpers/postgres.js';
 import { memoryBackendSuite } from '../../test-helpers/suite.js';
 import type { MemoryStore } from '../../types.js';
 import { postgresBackend } from './backend.js';
-import { isPostgresUrl, loadDriverWith, poolConfig, redactUrl } from './driver.js';
+import { isPostgresUrl, loadDriverWith, poolConfig, RAISE_WORK_MEM, redactUrl } from './driver.js';
 import { namesOf } from './schema.js';
 import { termsQuery } from './text.js';
 
@@ -597,6 +597,40 @@ if (url) {
       // The generation written by the end statement is the one another store checks.
       const other = open();
       expect(await other.reindex()).toMatchObject({ unchanged: 5, updated: 0 });
+    });
+
+    test('every connection raises work_mem to 16 MB first, and never lowers a higher setting', async () => {
+      const c = await admin.connect();
+      try {
+        const show = async () => (await c.query('SHOW work_mem')).rows[0].work_mem;
+        await c.query("SET work_mem = '4MB'");
+        await c.query(RAISE_WORK_MEM);
+        expect(await show()).toBe('16MB');
+        await c.query("SET work_mem = '64MB'");
+        await c.query(RAISE_WORK_MEM);
+        expect(await show()).toBe('64MB');
+      } finally {
+        c.release(true);
+      }
+      dir.write('a.md', '# Plums\n\nplum jam\n');
+      const original = pg.Client.prototype.query;
+      const sent = new Map<unknown, string[]>();
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const q = args[0];
+        const list = sent.get(this) ?? [];
+        sent.set(this, list);
+        list.push(typeof q === 'string' ? q : String((q as { text?: string })?.text));
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof original;
+      try {
+        const store = open();
+        await store.reindex();
+        expect(paths(await store.search({ query: 'plum' }))).toEqual(['notes/a.md']);
+      } finally {
+        pg.Client.prototype.query = original;
+      }
+      expect(sent.size).toBeGreaterThan(0);
+      for (const list of sent.values()) expect(list[0]).toBe(RAISE_WORK_MEM);
     });
 
     test('a bulk reindex analyzes the tables when it commits; a small one leaves that to autovacuum', async () => {
