@@ -633,25 +633,29 @@ if (url) {
       for (const list of sent.values()) expect(list[0]).toBe(RAISE_WORK_MEM);
     });
 
-    test('a bulk reindex analyzes the tables when it commits; a small one leaves that to autovacuum', async () => {
-      const analyzed = async () =>
-        Number(
-          (
-            await admin.query(
-              "SELECT analyze_count FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'chunks'",
-              [schemas.schema('main')],
-            )
-          ).rows[0]?.analyze_count ?? -1,
-        );
+    test('a bulk reindex analyzes the tables when it commits, a rebuild vacuums them after, a small one leaves both to autovacuum', async () => {
+      const counts = async () => {
+        const row = (
+          await admin.query(
+            "SELECT analyze_count, vacuum_count FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'chunks'",
+            [schemas.schema('main')],
+          )
+        ).rows[0];
+        return {
+          analyzed: Number(row?.analyze_count ?? -1),
+          vacuumed: Number(row?.vacuum_count ?? -1),
+        };
+      };
       dir.write('first.md', '# First\n\nplum\n');
       const store = open();
       await store.reindex();
-      expect(await analyzed()).toBe(0); // one chunk: not worth it
+      expect(await counts()).toEqual({ analyzed: 0, vacuumed: 0 }); // one chunk: not worth it
       const note = (i: number) =>
         [1, 2, 3].map((k) => `## Part ${k} of ${i}\n\nquince ${i} ${k}\n`).join('\n');
       for (let i = 0; i < 40; i++) dir.write(`n${i}.md`, note(i));
       expect(await store.reindex()).toMatchObject({ added: 40 });
-      expect(await analyzed()).toBe(1); // 120 new chunks: statistics at once
+      // 120 new chunks: statistics before the reindex returns.
+      expect(await counts()).toEqual({ analyzed: 1, vacuumed: 0 });
       expect(
         Number(
           (
@@ -663,10 +667,14 @@ if (url) {
         ),
       ).toBeGreaterThan(0);
       dir.write('n7.md', `${note(7)}\nmore\n`);
-      expect(await store.reindex()).toMatchObject({ updated: 1 });
-      expect(await analyzed()).toBe(1); // 6 chunk rows of 121: autovacuum's business
+      expect(await store.reindex({ full: false })).toMatchObject({ updated: 1 });
+      expect(await counts()).toEqual({ analyzed: 1, vacuumed: 0 }); // 6 chunk rows of 121
+      // A rebuild deletes every row: vacuumed (and analyzed) once it has returned; closing the
+      // store waits for that, and searches meanwhile see the new index.
       expect(await store.reindex({ full: true })).toMatchObject({ files: 41 });
-      expect(await analyzed()).toBe(2);
+      expect(paths(await store.search({ query: 'quince' }))).toHaveLength(10);
+      await store.close();
+      expect(await counts()).toEqual({ analyzed: 2, vacuumed: 1 });
     });
   });
 }
