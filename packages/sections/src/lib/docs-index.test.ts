@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempTree } from '../test-helpers/mcp.js';
@@ -49,6 +49,34 @@ describe('DocsIndex cache', () => {
     expect(docs[0]!.model.sections.map((s) => s.heading)).toEqual(['A changed', 'More']);
     expect(index.parseCount).toBe(3);
     await expect(index.getDocument('b')).rejects.toMatchObject({ code: 'DOC_NOT_FOUND' });
+  });
+
+  it('hashes, and does not parse again, a file touched or rewritten with the same bytes', async () => {
+    const text = '# A\n\nalpha\n\n## B\n\nbeta\n';
+    const dir = tree({ 'a.md': text });
+    const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
+    const one = await index.getDocument('a');
+    const path = join(dir, 'a.md');
+    utimesSync(path, new Date(), new Date(Date.now() + 5000));
+    const two = await index.getDocument('a');
+    expect(index.parseCount).toBe(1);
+    expect(two.version).toBe(one.version);
+    expect((await two.extract(7, 7)).content).toBe('beta');
+    // Saved again through a new file (a new inode), same bytes: still no parse.
+    writeFileSync(`${path}.tmp`, text);
+    renameSync(`${path}.tmp`, path);
+    utimesSync(path, new Date(), new Date(Date.now() + 10_000));
+    expect((await (await index.getDocument('a')).extract(3, 3)).content).toBe('alpha');
+    expect(index.parseCount).toBe(1);
+    // The stat it remembered is the new one: unchanged since, nothing is even read.
+    await index.listDocuments();
+    expect(index.parseCount).toBe(1);
+    writeFileSync(path, text.replace('beta', 'gamma'));
+    utimesSync(path, new Date(), new Date(Date.now() + 15_000));
+    const three = await index.getDocument('a');
+    expect(index.parseCount).toBe(2);
+    expect(three.version).not.toBe(one.version);
+    expect((await three.extract(7, 7)).content).toBe('gamma');
   });
 
   it('rereads a file whose content changed at the same size when its mtime moved', async () => {

@@ -254,8 +254,9 @@ function positiveLimit(name: string, value: number): number {
 
 /**
  * The documents of one or more roots, parsed on demand and cached by (path, size, mtime,
- * inode): a second request for an unchanged file does no parsing, a changed file is parsed
- * again and a deleted one disappears from listings. Every file access goes through the
+ * inode): a second request for an unchanged file does no parsing, a file whose stat changed
+ * is hashed and parsed again only if its bytes did, and a deleted one disappears from
+ * listings. Every file access goes through the
  * `@lectern/core` root guard; walks use lstat and skip links, hidden entries and
  * `node_modules`.
  */
@@ -675,6 +676,17 @@ export class DocsIndex {
       await before;
       const subject = `file ${this.displayPath(root, relPath)}`;
       const version = sha256(bytes);
+      if (hit && hit.doc.version === version) {
+        // The same bytes under a new stat (touched, checked out again, saved unchanged): its
+        // parse would be this one. Keep it, and remember the file as it is now.
+        hit.stored.size = st.size;
+        hit.stored.mtimeMs = st.mtimeMs;
+        hit.stored.ino = st.ino;
+        if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
+        if (this.cache.get(key) === hit) this.touch(key, hit);
+        else this.remember(key, hit);
+        return hit.doc;
+      }
       // Parses start in the order their reads started; a long one (on a worker thread) does
       // not hold up the next document's turn. A large file's bytes are handed to the parse
       // worker, so its text never lives on this thread.
