@@ -256,9 +256,8 @@ function positiveLimit(name: string, value: number): number {
  * The documents of one or more roots, parsed on demand and cached by (path, size, mtime,
  * inode): a second request for an unchanged file does no parsing, a file whose stat changed
  * is hashed and parsed again only if its bytes did, and a deleted one disappears from
- * listings. Every file access goes through the
- * `@lectern/core` root guard; walks use lstat and skip links, hidden entries and
- * `node_modules`.
+ * listings. Every file access goes through the `@lectern/core` root guard; walks use lstat
+ * and skip links, hidden entries and `node_modules`.
  */
 export class DocsIndex {
   /** Configured roots, in order. */

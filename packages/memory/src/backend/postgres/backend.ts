@@ -844,7 +844,10 @@ class PgWriter implements IndexWriter {
   private cleared = false;
   private fileDelta = 0;
   private chunkDelta = 0;
-  /** Chunk rows this transaction inserted, and deleted (for a cleared index or a dropped source, its old count). */
+  /**
+   * Chunk rows this transaction inserted, and deleted (for a cleared index or a dropped source,
+   * its old count), which {@link upkeep} weighs against the index.
+   */
   private inserted = 0;
   private deleted = 0;
   /** The chunk count `finish` recorded, if it ran. */
