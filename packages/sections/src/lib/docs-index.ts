@@ -368,6 +368,16 @@ export class DocsIndex {
     this.cache.set(key, entry);
   }
 
+  /**
+   * A cached parse served again: under `docId` (the id a file is reached by can change, e.g. a
+   * new `.md` beside its `.mdx`), and moved to the recent end of the cache while it is there.
+   */
+  private reuse(key: string, hit: CacheEntry, docId: string): IndexedDoc {
+    if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
+    if (this.cache.get(key) === hit) this.touch(key, hit);
+    return hit.doc;
+  }
+
   /** Drops the least recently used documents until the cache fits its budget (never `keep`). */
   private evict(keep: string): void {
     if (this.cacheBytes <= this.maxIndexBytes) return;
@@ -630,11 +640,7 @@ export class DocsIndex {
   ): Promise<IndexedDoc> {
     const key = join(root.root.path, relPath);
     const hit = this.cache.get(key);
-    if (known && hit && this.sameFile(hit.stored, known)) {
-      if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
-      this.touch(key, hit);
-      return hit.doc;
-    }
+    if (known && hit && this.sameFile(hit.stored, known)) return this.reuse(key, hit, docId);
     const pending = this.inflight.get(key);
     if (pending) return pending;
     const work = this.readAndParse(root, relPath, docId, key, hit);
@@ -663,11 +669,7 @@ export class DocsIndex {
       let bytes: Buffer | null;
       const st = opened.stat;
       try {
-        if (hit && this.sameFile(hit.stored, st)) {
-          if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
-          if (this.cache.get(key) === hit) this.touch(key, hit);
-          return hit.doc;
-        }
+        if (hit && this.sameFile(hit.stored, st)) return this.reuse(key, hit, docId);
         bytes = await readAll(opened.handle, st.size, this.maxFileBytes, relPath);
       } finally {
         await opened.handle.close();
@@ -681,10 +683,8 @@ export class DocsIndex {
         hit.stored.size = st.size;
         hit.stored.mtimeMs = st.mtimeMs;
         hit.stored.ino = st.ino;
-        if (hit.doc.docId !== docId) hit.doc = { ...hit.doc, docId };
-        if (this.cache.get(key) === hit) this.touch(key, hit);
-        else this.remember(key, hit);
-        return hit.doc;
+        if (this.cache.get(key) !== hit) this.remember(key, hit);
+        return this.reuse(key, hit, docId);
       }
       // Parses start in the order their reads started; a long one (on a worker thread) does
       // not hold up the next document's turn. A large file's bytes are handed to the parse
