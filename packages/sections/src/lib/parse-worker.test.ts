@@ -63,6 +63,25 @@ function inThread(bytes: Uint8Array) {
   return { stored: storeModel(model, fileLines(bytes, text, bom)), chars: model.text.length };
 }
 
+/** Two turns of the event loop: long enough for a collection scheduled with `setImmediate`. */
+const afterTicks = () => new Promise((r) => setImmediate(() => setImmediate(r)));
+
+/**
+ * Runs `fn` with the host's `globalThis.gc`, which it may replace or delete, and puts the real
+ * one (or its absence) back afterwards.
+ */
+async function withHostGc(fn: (host: { gc?: unknown }) => Promise<void>): Promise<void> {
+  const host = globalThis as { gc?: unknown };
+  const hadGc = Object.hasOwn(host, 'gc');
+  const saved = host.gc;
+  try {
+    await fn(host);
+  } finally {
+    if (hadGc) host.gc = saved;
+    else delete host.gc;
+  }
+}
+
 describe('the parse worker thread', () => {
   it('is built (the tests run against the compiled worker script)', () => {
     expect(parseWorkerAvailable()).toBe(true);
@@ -172,15 +191,11 @@ describe('the parse worker thread', () => {
   });
 
   it("runs the host's full collection after a large answer, and only the host's", async () => {
-    const afterTicks = () => new Promise((r) => setImmediate(() => setImmediate(r)));
-    const host = globalThis as { gc?: unknown };
-    const hadGc = Object.hasOwn(host, 'gc');
-    const saved = host.gc;
     let calls = 0;
     let text = '';
     for (let i = 0; Buffer.byteLength(text) < 1_200_000; i++) text += `## Part ${i}\n\nbody ü\n\n`;
     const bytes = Buffer.from(text, 'utf8');
-    try {
+    await withHostGc(async (host) => {
       // no gc exposed: nothing is collected, nothing is switched on
       delete host.gc;
       await afterTicks();
@@ -203,25 +218,18 @@ describe('the parse worker thread', () => {
       expect(calls).toBe(1);
       expect(collectionsRun()).toBe(before + 1);
       expect((got as Exclude<typeof got, Uint8Array>).stored).toEqual(inThread(bytes).stored);
-    } finally {
-      if (hadGc) host.gc = saved;
-      else delete host.gc;
-    }
+    });
   }, 120_000);
 });
 
 describe('collections after work on the calling thread', () => {
   it('run once 4 MiB of documents were indexed here, then count again from zero', async () => {
-    const afterTicks = () => new Promise((r) => setImmediate(() => setImmediate(r)));
-    const host = globalThis as { gc?: unknown };
-    const hadGc = Object.hasOwn(host, 'gc');
-    const saved = host.gc;
     let calls = 0;
-    host.gc = () => {
-      calls++;
-    };
     const MiB = 1024 * 1024;
-    try {
+    await withHostGc(async (host) => {
+      host.gc = () => {
+        calls++;
+      };
       collectSoon(4 * MiB); // whatever earlier tests counted, the count starts over here
       await afterTicks();
       calls = 0;
@@ -237,10 +245,7 @@ describe('collections after work on the calling thread', () => {
       collectSoon(10 * MiB);
       await afterTicks();
       expect(calls).toBe(2);
-    } finally {
-      if (hadGc) host.gc = saved;
-      else delete host.gc;
-    }
+    });
   });
 });
 
