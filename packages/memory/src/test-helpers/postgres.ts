@@ -36,3 +36,36 @@ export function testSchemas(url: string) {
     },
   };
 }
+
+/**
+ * Records the statements the `pg` driver sends (every pooled query goes through
+ * `Client.prototype.query`), on the real server, until `restore()`: all of them in order
+ * (`texts`), and each connection's in order (`byClient`).
+ */
+export function recordStatements() {
+  const original = pg.Client.prototype.query;
+  const texts: string[] = [];
+  const byClient = new Map<pg.Client, string[]>();
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const q = args[0];
+    const text = typeof q === 'string' ? q : String((q as { text?: string })?.text);
+    texts.push(text);
+    const own = byClient.get(this) ?? [];
+    byClient.set(this, own);
+    own.push(text);
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  return {
+    texts,
+    byClient,
+    /** Statements sent while `fn` ran. */
+    async during<T>(fn: () => Promise<T>): Promise<{ value: T; sent: string[] }> {
+      const from = texts.length;
+      const value = await fn();
+      return { value, sent: texts.slice(from) };
+    },
+    restore() {
+      pg.Client.prototype.query = original;
+    },
+  };
+}

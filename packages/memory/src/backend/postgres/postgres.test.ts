@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { MAX_QUERY_TERMS, parseQuery } from '../../lib/query.js';
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
-import { postgresForTests, testSchemas } from '../../test-helpers/postgres.js';
+import { postgresForTests, recordStatements, testSchemas } from '../../test-helpers/postgres.js';
 import { memoryBackendSuite } from '../../test-helpers/suite.js';
 import type { MemoryStore } from '../../types.js';
 import { postgresBackend } from './backend.js';
@@ -575,19 +575,14 @@ if (url) {
       for (let i = 0; i < 5; i++) utimesSync(join(dir.path, `n${i}.md`), past, past);
       await store.reindex();
       writeFileSync(join(dir.path, 'n3.md'), '# Note 3\n\nplum 3, and a quince now\n');
-      const original = pg.Client.prototype.query;
-      const sent: string[] = [];
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const q = args[0];
-        sent.push(typeof q === 'string' ? q : String((q as { text?: string })?.text));
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof original;
+      const recorder = recordStatements();
       let r: Awaited<ReturnType<MemoryStore['reindex']>>;
       try {
         r = await store.reindex();
       } finally {
-        pg.Client.prototype.query = original;
+        recorder.restore();
       }
+      const sent = recorder.texts;
       expect(r).toMatchObject({ updated: 1, unchanged: 4, files: 5 });
       // BEGIN, lock, meta, sources, problems, four for the changed note, the end, COMMIT.
       expect(sent).toHaveLength(11);
@@ -613,22 +608,15 @@ if (url) {
         c.release(true);
       }
       dir.write('a.md', '# Plums\n\nplum jam\n');
-      const original = pg.Client.prototype.query;
-      const sent = new Map<unknown, string[]>();
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const q = args[0];
-        const list = sent.get(this) ?? [];
-        sent.set(this, list);
-        list.push(typeof q === 'string' ? q : String((q as { text?: string })?.text));
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof original;
+      const recorder = recordStatements();
       try {
         const store = open();
         await store.reindex();
         expect(paths(await store.search({ query: 'plum' }))).toEqual(['notes/a.md']);
       } finally {
-        pg.Client.prototype.query = original;
+        recorder.restore();
       }
+      const sent = recorder.byClient;
       expect(sent.size).toBeGreaterThan(0);
       for (const list of sent.values()) expect(list[0]).toBe(RAISE_WORK_MEM);
     });

@@ -1,8 +1,7 @@
-import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
-import { postgresForTests, testSchemas } from '../../test-helpers/postgres.js';
+import { postgresForTests, recordStatements, testSchemas } from '../../test-helpers/postgres.js';
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { postgresBackend } from './backend.js';
 
@@ -11,32 +10,6 @@ import { postgresBackend } from './backend.js';
 // queries, pinned from the multi-statement search this one replaced.
 
 const url = postgresForTests('the PostgreSQL search-path tests');
-
-/**
- * Counts the statements the `pg` driver sends (every pooled query goes through
- * `Client.prototype.query`), on the real server.
- */
-function countStatements() {
-  const original = pg.Client.prototype.query;
-  const texts: string[] = [];
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const q = args[0];
-    texts.push(typeof q === 'string' ? q : String((q as { text?: string })?.text));
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  return {
-    texts,
-    /** Statements sent while `fn` ran. */
-    async during<T>(fn: () => Promise<T>): Promise<{ value: T; sent: string[] }> {
-      const from = texts.length;
-      const value = await fn();
-      return { value, sent: texts.slice(from) };
-    },
-    restore() {
-      pg.Client.prototype.query = original;
-    },
-  };
-}
 
 if (url) {
   const schemas = testSchemas(url);
@@ -105,7 +78,7 @@ if (url) {
       await store.reindex();
       // The first search learns the index's languages (it may run its statement again).
       await store.search({ query: 'canary' });
-      const counter = countStatements();
+      const counter = recordStatements();
       try {
         const plain = await counter.during(() => store.search({ query: 'canary' }));
         expect(plain.value.results.length).toBeGreaterThan(0);
@@ -157,7 +130,7 @@ if (url) {
       dir.write('viaje.md', SPANISH('# Viaje\n\nLas pruebas fueron largas.'));
       const writer = open('m2');
       await writer.reindex();
-      const counter = countStatements();
+      const counter = recordStatements();
       try {
         const found = await counter.during(() => searcher.search({ query: 'prueba' }));
         expect(found.value.results.map((r) => r.path)).toEqual(['notes/viaje.md']);
