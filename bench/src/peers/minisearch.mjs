@@ -4,8 +4,11 @@
 //   { cmd: 'build', files }      index every file (read from disk)  -> { ms, docs }
 //   { cmd: 'replace', id, path } re-read one file, replace its doc  -> { ms }
 //   { cmd: 'search', query }     words ANDed, `*` = prefix, quotes dropped (no phrases) -> { ms, hits }
+//   { cmd: 'save', path }        write the index as JSON (MiniSearch's own persistence) -> { ms, bytes }
+//   { cmd: 'load', path, query } load a saved index into a new instance and answer one query
+//                                 -> { ms, hits } (the instance is dropped; 'search' keeps the built one)
 // `ms` is measured inside this process around the work only.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import MiniSearch from 'minisearch';
 
@@ -25,14 +28,28 @@ function handle(msg) {
     return { ms: performance.now() - t0 };
   }
   if (msg.cmd === 'search') {
-    const q = msg.query;
-    const hits = mini.search(q.replace(/["*]/g, ''), {
-      prefix: q.endsWith('*'),
-      combineWith: 'AND',
-    }).length;
+    const hits = search(mini, msg.query);
+    return { ms: performance.now() - t0, hits };
+  }
+  if (msg.cmd === 'save') {
+    const json = JSON.stringify(mini);
+    writeFileSync(msg.path, json);
+    return { ms: performance.now() - t0, bytes: Buffer.byteLength(json) };
+  }
+  if (msg.cmd === 'load') {
+    const loaded = MiniSearch.loadJSON(readFileSync(msg.path, 'utf8'), {
+      fields: ['text'],
+      storeFields: [],
+    });
+    const hits = search(loaded, msg.query);
     return { ms: performance.now() - t0, hits };
   }
   throw new Error(`unknown command ${msg.cmd}`);
+}
+
+function search(index, q) {
+  return index.search(q.replace(/["*]/g, ''), { prefix: q.endsWith('*'), combineWith: 'AND' })
+    .length;
 }
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });

@@ -233,6 +233,47 @@ export async function memory(ctx) {
         note: `the first ${rgSamples.peer.length} queries; ${ctx.textSearch.tool} looks for the query text literally (quotes and * removed) in every note, with no ranking — what an agent does without an index.`,
       }),
     );
+
+    // ---- open an existing index and answer a first query: what a new stdio session pays
+    // before its first memory result (the database is the handler's, built above).
+    const saved = join(ctx.work, 'minisearch-index.json');
+    await mini.request({ cmd: 'save', path: saved });
+    let opened = 0;
+    let asked = qs[0][1];
+    const open = await alternate(
+      [
+        {
+          key: 'handler',
+          run: async () => {
+            asked = qs[opened++ % qs.length][1];
+            const t0 = performance.now();
+            const fresh = createMemory({
+              sources: [{ id: 'notes', path: notes.dir }],
+              dbPath: join(ctx.work, 'memory-handler.db'),
+            });
+            await fresh.search({ query: asked });
+            const ms = performance.now() - t0;
+            await fresh.close();
+            return ms;
+          },
+        },
+        {
+          key: 'peer',
+          run: async () => (await mini.request({ cmd: 'load', path: saved, query: asked })).ms,
+        },
+      ],
+      { rounds: rounds.heavy, warmup: 1 },
+    );
+    rows.push(
+      makeRow({
+        scenario: 'memory',
+        measure: `open the index of ${notes.files.length.toLocaleString('en')} notes and answer a first query`,
+        peer: 'MiniSearch loadJSON + search',
+        samples: open,
+        peerRssMb: mini.peakRssMb(),
+        note: "a new store on the handler's database (two connections, each table's pages checked, no walk: the index is current) and its first search, in the bench process; MiniSearch loads its saved JSON index into a new instance and answers the same query, in its own process.",
+      }),
+    );
   } finally {
     await server.close();
     await watchedServer.close();

@@ -33,7 +33,7 @@ import {
   type StoredProblem,
   type UpdateOptions,
 } from '../types.js';
-import { checkDbPath, type Db, isCorruptionError, openDatabase } from './schema.js';
+import { checkDbPath, type Db, isCorruptionError, markDamaged, openDatabase } from './schema.js';
 import { capSql, existsSql, headedFts, newestSql, rankAmongSql, rankSql, SQL } from './sql.js';
 
 /** Options of {@link sqliteBackend}. */
@@ -130,6 +130,7 @@ class SqliteBackend implements MemoryBackend {
 
   private mapDbError(error: unknown): unknown {
     if (isCorruptionError(error)) {
+      markDamaged(this.location, (error as Error).message);
       return new ToolError(
         'INDEX_CORRUPT',
         `the memory database ${this.location} is damaged (${(error as Error).message}). Restart the server (a damaged database is detected and rebuilt on start), or delete the file.`,

@@ -152,6 +152,53 @@ describe('corrupted database', () => {
     expect((await store.search({ query: 'filler' })).results.length).toBe(10);
   });
 
+  test('damage inside the full-text index is reported when a search meets it, and the next open rebuilds', async () => {
+    for (let i = 0; i < 40; i++)
+      dir.write(`n${i}.md`, `# Note ${i}\n\n${'filler words '.repeat(200)} pecan${i}\n`);
+    const first = open();
+    await first.reindex();
+    const dbPath = first.dbPath;
+    await first.close();
+    stores = [];
+    // Every doclist block garbled, while each table's pages stay well-formed b-tree pages.
+    const raw = new Database(dbPath);
+    raw.unsafeMode(true);
+    raw
+      .prepare(
+        "UPDATE chunks_fts_data SET block = unhex(replace(hex(zeroblob(length(block))), '00', 'A5')) WHERE id > 10",
+      )
+      .run();
+    raw.close();
+
+    // Opening checks every table's pages, not each doclist: this one opens without a warning.
+    const second = open();
+    expect((await second.listSources()).warnings).toEqual([]);
+    let code = 'no error';
+    let message = '';
+    try {
+      await second.search({ query: 'filler' });
+    } catch (error) {
+      if (!isToolError(error)) throw error;
+      code = error.code;
+      message = error.message;
+    }
+    expect(code).toBe('INDEX_CORRUPT');
+    expect(message).toMatch(/Restart the server/);
+    expect(readFileSync(`${dbPath}.damaged`, 'utf8')).toMatch(/fts5: corruption/);
+    await second.close();
+    stores = [];
+
+    // The restart the error asks for: the file is moved aside, the marker cleared, all rebuilt.
+    const third = open();
+    const listed = await third.listSources();
+    expect(listed.warnings.join(' ')).toMatch(/damaged \(damage was met while it was in use/);
+    expect(existsSync(`${dbPath}.corrupt`)).toBe(true);
+    expect(existsSync(`${dbPath}.damaged`)).toBe(false);
+    expect((await third.reindex()).added).toBe(40);
+    expect(paths(await third.search({ query: 'pecan7' }))).toEqual(['notes/n7.md']);
+    expect((await third.listSources()).warnings).toEqual([]);
+  });
+
   test('an unusable database location is a clear DB_UNAVAILABLE error, never a deletion', () => {
     const blocker = dir.write('.lectern', 'a file where a folder should be');
     expect(() =>
