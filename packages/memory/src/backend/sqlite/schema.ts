@@ -348,6 +348,8 @@ export function openDatabase(path: string): OpenedDatabase {
       { cause },
     );
   }
+  // A marker outliving its database (deleted by hand) says nothing about the new one.
+  if (!existsSync(path)) rmSync(damageMarker(path), { force: true });
   try {
     return openOnce(path, warnings);
   } catch (error) {

@@ -199,6 +199,18 @@ describe('corrupted database', () => {
     expect((await third.listSources()).warnings).toEqual([]);
   });
 
+  test('a damage marker left behind by a deleted database does not touch the new one', async () => {
+    dir.write('a.md', 'hazelnut\n');
+    const dbPath = join(dir.path, '.lectern', 'memory.db');
+    mkdirSync(join(dir.path, '.lectern'));
+    writeFileSync(`${dbPath}.damaged`, 'an old reason\n');
+    const store = open();
+    expect((await store.listSources()).warnings).toEqual([]);
+    expect(existsSync(`${dbPath}.damaged`)).toBe(false);
+    expect(existsSync(`${dbPath}.corrupt`)).toBe(false);
+    expect(paths(await store.search({ query: 'hazelnut' }))).toEqual(['notes/a.md']);
+  });
+
   test('an unusable database location is a clear DB_UNAVAILABLE error, never a deletion', () => {
     const blocker = dir.write('.lectern', 'a file where a folder should be');
     expect(() =>
