@@ -25,10 +25,12 @@ export async function memory(ctx) {
   const { rounds } = ctx.plan;
   const rows = [];
   const mcpDb = join(ctx.work, 'memory-mcp.db');
-  const store = createMemory({
+  // The in-process store's options; the open-and-first-query row opens new stores with them.
+  const handlerOptions = {
     sources: [{ id: 'notes', path: notes.dir }],
     dbPath: join(ctx.work, 'memory-handler.db'),
-  });
+  };
+  const store = createMemory(handlerOptions);
   const server = await connectLectern(['--notes', `notes=${notes.dir}`, '--db', mcpDb]);
   // The same server and store with the notes watcher on (`--watch-notes`, `watch: true`).
   const watchedStore = createMemory({
@@ -247,10 +249,7 @@ export async function memory(ctx) {
           run: async () => {
             asked = qs[opened++ % qs.length][1];
             const t0 = performance.now();
-            const fresh = createMemory({
-              sources: [{ id: 'notes', path: notes.dir }],
-              dbPath: join(ctx.work, 'memory-handler.db'),
-            });
+            const fresh = createMemory(handlerOptions);
             await fresh.search({ query: asked });
             const ms = performance.now() - t0;
             await fresh.close();
@@ -284,7 +283,7 @@ export async function memory(ctx) {
   // Database size once closed (the last connection checkpoints the WAL into the file).
   const size = (p) => (existsSync(p) ? statSync(p).size : 0);
   const dbBytes = (p) => size(p) + size(`${p}-wal`);
-  const handlerDb = dbBytes(join(ctx.work, 'memory-handler.db'));
+  const handlerDb = dbBytes(handlerOptions.dbPath);
   const serverDb = dbBytes(mcpDb);
   const ratio = (b) => Number((b / notes.bytes).toFixed(2));
   const full = rows.find((r) => r.measure.startsWith('full index'));
