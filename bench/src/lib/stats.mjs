@@ -53,3 +53,31 @@ export function pairedRatio(a, b) {
     pairs: per.length,
   };
 }
+
+/**
+ * Latency by query kind: `kinds[i]` is the kind of the query that took `samples[i]` ms.
+ * Returns `{ [kind]: { n, p50, p95 } }`, kinds in first-seen order, figures rounded.
+ */
+export function byKind(kinds, samples) {
+  const groups = new Map();
+  const n = Math.min(kinds.length, samples.length);
+  for (let i = 0; i < n; i++) {
+    const list = groups.get(kinds[i]) ?? [];
+    list.push(samples[i]);
+    groups.set(kinds[i], list);
+  }
+  const out = {};
+  for (const [kind, list] of groups) {
+    const s = list.sort((a, b) => a - b);
+    out[kind] = { n: s.length, p50: round(median(s)), p95: round(quantile(s, 0.95)) };
+  }
+  return out;
+}
+
+/** `byKind`'s result as one line for a note: "phrase p95 40.1 ms (n 60), …", slowest first. */
+export function kindLine(kinds) {
+  return Object.entries(kinds)
+    .sort(([, a], [, b]) => b.p95 - a.p95)
+    .map(([kind, k]) => `${kind.replace(/_/g, ' ')} p95 ${k.p95} ms (p50 ${k.p50}, n ${k.n})`)
+    .join('; ');
+}

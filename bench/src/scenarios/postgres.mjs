@@ -13,7 +13,7 @@ import { startCluster } from '../../../scripts/pg-cluster.mjs';
 import { jsonChild } from '../lib/child.mjs';
 import { alternate } from '../lib/measure.mjs';
 import { makeRow } from '../lib/report.mjs';
-import { median, quantile, round } from '../lib/stats.mjs';
+import { byKind, kindLine, median, quantile, round } from '../lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLIENT = join(here, '../peers/memory-client.mjs');
@@ -143,6 +143,8 @@ export async function postgres(ctx) {
       if (isCapped(await onSqlite.search({ query: q }))) capped.sqlite++;
       single.peer.push(performance.now() - t0);
     }
+    const kindOf = notes.queries.map(([kind]) => kind);
+    const kinds = { pg: byKind(kindOf, single.handler), sqlite: byKind(kindOf, single.peer) };
     for (const headline of ['median', 'p95']) {
       rows.push(
         makeRow({
@@ -153,7 +155,11 @@ export async function postgres(ctx) {
           samples: single,
           note:
             headline === 'p95'
-              ? `${qs.length} realistic queries (the memory scenario's), one after another, alternating backends; ${capped.pg} on PostgreSQL and ${capped.sqlite} on SQLite matched more than 2,000 chunks and ranked only 2,000 of them, heading matches first, then the most recently indexed (MAX_RANKED_CHUNKS, the same rule on both). PostgreSQL p95 ${verdict(p95(single.handler), TARGETS.p95Ms)}.`
+              ? `${qs.length} realistic queries (the memory scenario's), one after another, alternating backends; ${capped.pg} on PostgreSQL and ${capped.sqlite} on SQLite matched more than 2,000 chunks and ranked only 2,000 of them, heading matches first, then the most recently indexed (MAX_RANKED_CHUNKS, the same rule on both). PostgreSQL p95 ${verdict(p95(single.handler), TARGETS.p95Ms)}. PostgreSQL by query kind: ${kindLine(kinds.pg)}. SQLite by query kind: ${kindLine(kinds.sqlite)}.`
+              : undefined,
+          details:
+            headline === 'p95'
+              ? { postgres_by_kind: kinds.pg, sqlite_by_kind: kinds.sqlite }
               : undefined,
         }),
       );
