@@ -1206,9 +1206,10 @@ class PgWriter implements IndexWriter {
 
   async replaceFile(id: number, file: FileRecord, chunks: readonly ChunkRecord[]): Promise<void> {
     this.languages.add(file.language);
-    this.chunkDelta += chunks.length - this.chunksOf(id);
+    const before = this.chunksOf(id);
+    this.chunkDelta += chunks.length - before;
     this.inserted += chunks.length;
-    this.deleted += this.chunksOf(id);
+    this.deleted += before;
     this.chunkCounts.set(id, chunks.length);
     this.remember(id, file, chunks.length, this.backend.originOf(file.source));
     await this.queue({ kind: 'replace', id, file, chunks }, chunks);
@@ -1231,8 +1232,9 @@ class PgWriter implements IndexWriter {
   }
 
   async removeFile(id: number): Promise<void> {
-    this.chunkDelta -= this.chunksOf(id);
-    this.deleted += this.chunksOf(id);
+    const before = this.chunksOf(id);
+    this.chunkDelta -= before;
+    this.deleted += before;
     this.chunkCounts.set(id, 0);
     this.fileDelta--;
     this.log.push((c) => {
