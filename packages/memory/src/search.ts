@@ -112,7 +112,7 @@ export async function runSearch(
     page = await ctx.backend.search({
       query: checked.raw
         ? { kind: 'raw', text: checked.query }
-        : { kind: 'terms', terms: checked.terms },
+        : { kind: 'text', text: checked.query },
       source,
       pathFilter: checked.pathFilter,
       limit: checked.limit,
@@ -146,7 +146,7 @@ export async function runSearch(
   // charged in rank order and next_offset continues after the last one that fit.
   const notes = page.capped
     ? [
-        `more than ${MAX_RANKED_CHUNKS} chunks match this query, so only ${MAX_RANKED_CHUNKS} of them were ranked: those with a query word in their heading first, then the most recently indexed; add a rarer word or a phrase to rank every match.`,
+        `more than ${MAX_RANKED_CHUNKS} chunks match this raw query, so only ${MAX_RANKED_CHUNKS} of them were ranked: the most recently indexed; narrow the expression to rank every match.`,
       ]
     : [];
   const budget = new OutputBudget(maxBytes, SEARCH_RESERVED_BYTES + jsonBytes(page.expression));
