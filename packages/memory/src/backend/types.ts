@@ -1,6 +1,5 @@
 import type { Language } from '@lectern/text';
 import type { AnalysedChunk } from '../lib/analysis.js';
-import type { SearchMatch } from '../types.js';
 
 /**
  * The storage side of a memory store: where the index lives and how it is queried. The store
@@ -111,6 +110,9 @@ export interface SearchHit {
   size: number;
   mtime: number;
 }
+
+/** How a search combined its terms. */
+export type SearchMatch = 'all' | 'any' | 'raw';
 
 /** One page of a search. */
 export interface SearchPage {

@@ -13,7 +13,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { createMemory } from '../store.js';
 import { storeFixture } from './fixture.js';
 import { tempDir } from './fs.js';
-import type { BackendUnderTest } from './suite.js';
+import type { BackendUnderTest } from './target.js';
 
 /** The store's behaviour through its API: indexing, search, fragments, status. */
 export function storeTests(target: BackendUnderTest): void {

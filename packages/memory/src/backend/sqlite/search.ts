@@ -9,7 +9,7 @@ import {
   termsToLookUp,
 } from '../../lib/rank.js';
 import { MAX_RANKED_CHUNKS } from '../../limits.js';
-import type { SearchMatch } from '../../types.js';
+import type { SearchMatch } from '../types.js';
 import { RawQueryError } from '../types.js';
 import { rawToFts } from './raw.js';
 import type { Db } from './schema.js';
