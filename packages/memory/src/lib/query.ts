@@ -107,15 +107,3 @@ export function buildFtsQuery(text: string, mode: MatchMode = 'all'): string {
   return termsToFts(queryTerms(text), mode);
 }
 
-/** @deprecated Used by the PostgreSQL backend until it ranks with `lib/rank.ts`. */
-export function pruneCommonTerms(
-  terms: readonly QueryTerm[],
-  df: readonly number[],
-  chunks: number,
-): QueryTerm[] | undefined {
-  if (chunks === 0) return undefined;
-  const kept = terms.filter((_, i) => df[i]! <= chunks / 2);
-  const occurs = df.some((f) => f !== 0 && f <= chunks / 2);
-  if (!occurs || kept.length === terms.length) return undefined;
-  return kept;
-}

@@ -216,7 +216,10 @@ class SqliteBackend implements MemoryBackend {
       hits,
       more: rows.length > request.offset + request.limit,
       forms: [],
-      formsOf: words && words.length > 0 ? facts.languages.map((language) => ({ language, words })) : [],
+      formsOf:
+        words && words.length > 0
+          ? facts.queryLanguages.map((language) => ({ language, words }))
+          : [],
       capped: ranked.capped,
     };
   }

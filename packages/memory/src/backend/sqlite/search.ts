@@ -27,7 +27,13 @@ export interface ChunkFacts {
   file: Float64Array;
   lang: Uint8Array;
   lengths: Uint32Array;
+  /** The languages chunks are in, by the code `lang` holds. */
   languages: Language[];
+  /**
+   * The languages a query is analysed in: those recorded by the reindexes since the last full
+   * one (the `languages` meta row, as on every backend), sorted.
+   */
+  queryLanguages: Language[];
   stats: IndexStats;
 }
 
@@ -71,8 +77,21 @@ export function loadFacts(
     totals.headings += h;
     totals.body += b;
   });
-  void meta;
-  return { version, slot, id: ids, file, lang, lengths, languages, stats: { docs: n, totals } };
+  const stored = meta('languages');
+  const recorded = new Set<Language>(stored ? (JSON.parse(stored) as Language[]) : []);
+  for (const l of languages) recorded.add(l);
+  const queryLanguages = recorded.size > 0 ? [...recorded].sort() : (['simple'] as Language[]);
+  return {
+    version,
+    slot,
+    id: ids,
+    file,
+    lang,
+    lengths,
+    languages,
+    queryLanguages,
+    stats: { docs: n, totals },
+  };
 }
 
 /** A ranked page's ids and scores, and what to tell the user about it. */
@@ -96,7 +115,7 @@ export function rankText(
   stmt: (sql: string) => Statement,
   allowed: ((fileId: number) => boolean) | undefined,
 ): RankedPage {
-  const languages = facts.languages.length > 0 ? facts.languages : (['simple'] as Language[]);
+  const languages = facts.queryLanguages;
   const clauses = queryClauses(text, languages);
   const plan = makePlan(clauses, languages, facts, stmt);
   const rows = gather(plan, facts, stmt, allowed, undefined).top();
@@ -259,7 +278,7 @@ export function rankRaw(
   stmt: (sql: string) => Statement,
   allowed: ((fileId: number) => boolean) | undefined,
 ): RankedPage {
-  const languages = facts.languages.length > 0 ? facts.languages : (['simple'] as Language[]);
+  const languages = facts.queryLanguages;
   const { expression, words } = rawToFts(text, languages);
   let ids: number[];
   try {
