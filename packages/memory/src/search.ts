@@ -128,11 +128,21 @@ export async function runSearch(
     }
     throw error;
   }
-  const highlight = highlightOf(
-    checked.raw ? rawTerms(checked.query) : checked.terms,
-    page.forms,
-    page.formsOf,
-  );
+  // Each chunk's words are marked by their stems in its own language only.
+  const terms = checked.raw ? rawTerms(checked.query) : checked.terms;
+  const highlights = new Map<string, Highlight>();
+  const highlight = (language: string | undefined): Highlight => {
+    const k = language ?? '';
+    let h = highlights.get(k);
+    if (!h) {
+      const formsOf = (page.formsOf ?? []).filter(
+        (f) => language === undefined || f.language === language,
+      );
+      h = highlightOf(terms, page.forms, formsOf);
+      highlights.set(k, h);
+    }
+    return h;
+  };
   const byFile = new Map<string, SearchHit[]>();
   for (const hit of page.hits) {
     const k = fileKey(hit.source, hit.path);
@@ -207,7 +217,7 @@ export async function runSearch(
 function readBack(
   ctx: StoreContext,
   hits: readonly SearchHit[],
-  highlight: Highlight,
+  highlight: (language: string | undefined) => Highlight,
   out: Map<SearchHit, { snippet: string; stale: boolean }>,
 ): void {
   const first = hits[0]!;
@@ -238,7 +248,7 @@ function readBack(
           got += n;
         }
         const text = lenient.decode(buf.subarray(0, got)).replace(/\r\n/g, '\n').replace(/\n$/, '');
-        snippet = makeSnippet(text, highlight);
+        snippet = makeSnippet(text, highlight(h.language));
       }
       out.set(h, { snippet, stale });
     }

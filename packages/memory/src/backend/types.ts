@@ -104,6 +104,8 @@ export interface SearchHit {
   headingPath: string;
   /** Relevance (BM25F), higher is better. */
   score: number;
+  /** The language the chunk was indexed in (its snippet marks word forms in it). */
+  language?: Language;
   /** SHA-256 of the file as indexed. */
   version: string;
   /** Size and modification time of the file as indexed (for the stale flag). */

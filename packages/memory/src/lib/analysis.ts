@@ -7,6 +7,7 @@ import {
   stopWords,
   words,
 } from '@lectern/text';
+import { MAX_TERM_CHARS } from './rank.js';
 
 /** The separator of a heading path (`Project > Risks`). */
 const HEADING_SEPARATOR = ' > ';
@@ -17,6 +18,9 @@ const HEADING_SEPARATOR = ' > ';
  * indexing a note (about four times the rest at 2,000 characters).
  */
 export const LANGUAGE_SAMPLE_CHARS = 500;
+
+/** Share of a sample's words that must be stop words of the language detected (prose: 30-50%). */
+const MIN_STOP_WORD_SHARE = 0.05;
 
 /**
  * The language a note is indexed in: its front matter's `lang:` / `language:` when it has one
@@ -31,7 +35,17 @@ export function noteLanguage(
 ): Language {
   const declared = markdown ? declaredLanguage(lines) : undefined;
   if (declared !== undefined) return declared;
-  return detectLanguage(text.slice(0, LANGUAGE_SAMPLE_CHARS), { fallback });
+  const sample = text.slice(0, LANGUAGE_SAMPLE_CHARS);
+  const detected = detectLanguage(sample, { fallback });
+  if (detected === fallback) return detected;
+  // Prose in a language uses its function words. Trigram identification names a language
+  // for any text, invented words, code or lists of names included: without enough of the
+  // named language's stop words the note's language is undetermined.
+  const ws = words(sample);
+  const stops = stopWords(detected);
+  let hits = 0;
+  for (const w of ws) if (stops.has(w)) hits++;
+  return hits >= Math.max(1, Math.ceil(ws.length * MIN_STOP_WORD_SHARE)) ? detected : fallback;
 }
 
 /**
@@ -74,6 +88,8 @@ export function analyseField(text: string, language: Language): AnalysedField {
   const terms: string[] = [];
   let length = 0;
   for (const w of words(text)) {
+    // Not a word but data (base64, hashes run together): not indexed.
+    if (w.length > MAX_TERM_CHARS) continue;
     if (!stops.has(w)) length++;
     terms.push(stem(w, language));
   }

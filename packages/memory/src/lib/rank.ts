@@ -25,6 +25,9 @@ import {
 /** A clause whose document frequency is above this share of all chunks is very common. */
 export const COMMON_SHARE = 0.3;
 
+/** Longest word indexed, in characters: longer runs (encoded data, not words) are left out. */
+export const MAX_TERM_CHARS = 200;
+
 /** Most indexed terms one `prefix*` stands for (the most frequent ones). */
 export const MAX_PREFIX_TERMS = 64;
 
@@ -41,7 +44,15 @@ export interface IndexStats {
 
 /** The words of a query as clauses, stemmed in every language the index holds. */
 export function queryClauses(text: string, languages: readonly Language[]): QueryClause[] {
-  return analyzeQuery(text, { languages: languages.length > 0 ? languages : ['simple'] });
+  const clauses = analyzeQuery(text, { languages: languages.length > 0 ? languages : ['simple'] });
+  // A word folded to nothing (a lone combining mark) or too long to be indexed matches nothing.
+  const out: QueryClause[] = [];
+  for (const c of clauses) {
+    const words = c.words.filter((w) => w.surface !== '' && w.surface.length <= MAX_TERM_CHARS);
+    if (words.length === c.words.length) out.push(c);
+    else if (words.length > 0) out.push({ ...c, kind: words.length > 1 ? c.kind : c.kind === 'phrase' ? 'word' : c.kind, words });
+  }
+  return out;
 }
 
 /** The index terms whose document frequency a plan needs, and the prefixes to expand. */

@@ -153,7 +153,7 @@ export function statements(n: Names) {
       ) x`,
 
     /** Details of a page of chunk ids ($1 ids; $2, $3 origins). */
-    hitDetails: `SELECT c.id, c.start_line, c.end_line, c.start_byte, c.end_byte, c.heading_path,
+    hitDetails: `SELECT c.id, c.start_line, c.end_line, c.start_byte, c.end_byte, c.heading_path, c.lang,
         f.source, f.path, f.sha256, coalesce(z.size, f.size) AS size, coalesce(z.mtime, f.mtime) AS mtime
       FROM ${s}.chunks c JOIN ${s}.files f ON f.id = c.file_id ${seenJoin('f', 2)}
       WHERE c.id = ANY($1::bigint[])`,

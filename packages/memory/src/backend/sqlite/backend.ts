@@ -204,6 +204,7 @@ class SqliteBackend implements MemoryBackend {
         endByte: d.end_byte as number,
         headingPath: d.heading_path as string,
         score: p.score,
+        language: d.lang as Language,
         version: d.sha256 as string,
         size: d.size as number,
         mtime: d.mtime as number,

@@ -47,7 +47,7 @@ export const SQL = {
   countChunks: 'SELECT COUNT(*) FROM chunks',
   chunksPerSource:
     'SELECT f.source AS source, COUNT(*) AS n FROM chunks c JOIN files f ON f.id = c.file GROUP BY f.source',
-  hitDetails: `SELECT c.id AS id, c.start_line, c.end_line, c.start_byte, c.end_byte, c.heading_path,
+  hitDetails: `SELECT c.id AS id, c.start_line, c.end_line, c.start_byte, c.end_byte, c.heading_path, c.lang,
       f.source, f.path, f.sha256, f.size, f.mtime
     FROM chunks c JOIN files f ON f.id = c.file
     WHERE c.id IN (SELECT value FROM json_each(?))`,

@@ -21,7 +21,7 @@ memoryBackendSuite({
     dbDir?.cleanup();
     dbDir = undefined;
   },
-  expressions: { prefix: '"deploy"*', pruned: '"quince"', typo: '"weekly" OR "qunice"' },
+  expressions: { prefix: '"deploy"*' },
   raw: {
     either: 'deployments OR canela',
     headingOnly: 'heading_path: incidents',
