@@ -106,7 +106,7 @@ export interface QueryPlan {
  * - stop words (of any language of the index) are left out when another word is left;
  * - a word found in more than {@link COMMON_SHARE} of all chunks is left out when a rarer word
  *   that occurs somewhere is left (its IDF is small; keeping it would only make the engine
- *   score most of the index);
+ *   score most of the index); when every word is that common, the rarest one is kept;
  * - phrases and prefixes are always kept; a phrase's IDF is the sum of its words' (as Lucene),
  *   stop words left out of the sum when it has other words; a prefix is weighed as the most
  *   frequent of the terms it stands for (as Lucene's synonym queries).
@@ -177,10 +177,17 @@ export function planQuery(
     kept = kept.filter((c) => !c.stop);
   }
   const common = (c: (typeof kept)[number]) => c.kind === 'word' && c.df > COMMON_SHARE * N;
+  let keep: (c: (typeof kept)[number]) => boolean = () => true;
   if (kept.some((c) => !common(c) && c.df > 0)) {
-    for (const c of kept) if (common(c)) dropped.push(c.surface.join(' '));
-    kept = kept.filter((c) => !common(c));
+    keep = (c) => !common(c);
+  } else if (kept.filter(common).length > 1) {
+    // Every word is very common: the rarest one stands for them (the others' IDF is smaller
+    // still, and scoring them would mean scoring most of the index several times).
+    const rarest = kept.filter(common).reduce((a, b) => (b.df < a.df ? b : a));
+    keep = (c) => !common(c) || c === rarest;
   }
+  for (const c of kept) if (!keep(c)) dropped.push(c.surface.join(' '));
+  kept = kept.filter(keep);
   return {
     clauses: kept.map(({ stop: _s, label: _l, ...c }) => c),
     dropped,
