@@ -13,7 +13,7 @@ import { createMemory } from '@lectern/memory';
 import pg from 'pg';
 import { startCluster } from '../../../scripts/pg-cluster.mjs';
 import { jsonChild } from '../lib/child.mjs';
-import { evaluate, meanOverlap, splits, uniqueDocs } from '../lib/ir-metrics.mjs';
+import { evaluate, meanOverlap, ndcgAt, splits, uniqueDocs } from '../lib/ir-metrics.mjs';
 import { connectLectern } from '../lib/mcp.mjs';
 import { makeRow } from '../lib/report.mjs';
 import { quantile } from '../lib/stats.mjs';
@@ -222,6 +222,22 @@ export async function relevance(ctx) {
             over_answered_by_both: r3(overlap.meanAnswered),
             answered_by_both: overlap.answered,
           },
+          // Per question (all split only), to see which questions a ranking change moved:
+          // nDCG@10 per subject, null where the question was refused.
+          ...(split === 'all'
+            ? {
+                per_question: ids.map((id) => {
+                  const one = (runs) =>
+                    runs.get(id) === null ? null : r3(ndcgAt(runs.get(id), c.qrels[id], 10));
+                  return {
+                    id,
+                    sqlite: one(backends[0].top),
+                    postgres: one(backends[1].top),
+                    minisearch: one(miniTop),
+                  };
+                }),
+              }
+            : {}),
         },
       });
     }
