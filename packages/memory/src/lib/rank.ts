@@ -285,15 +285,50 @@ export class Scorer {
     this.matched[slot]! += 1;
   }
 
-  /** The candidates, best first (ties: lower chunk id first); at most `limit` of them. */
+  /**
+   * The candidates, best first (ties: lower chunk id first); at most `limit` of them, chosen
+   * with a bounded heap so a query with many candidates sorts only a page's worth.
+   */
   top(limit = Number.POSITIVE_INFINITY): Ranked[] {
-    const out: Ranked[] = this.touched.map((s) => ({
-      id: this.ids[s]!,
-      score: this.scores[s]!,
-      matched: this.matched[s]!,
-    }));
-    out.sort((a, b) => b.score - a.score || a.id - b.id);
-    return Number.isFinite(limit) ? out.slice(0, limit) : out;
+    const better = (a: number, b: number) =>
+      this.scores[a]! > this.scores[b]! ||
+      (this.scores[a] === this.scores[b] && this.ids[a]! < this.ids[b]!);
+    let chosen: number[];
+    if (limit >= this.touched.length) {
+      chosen = [...this.touched];
+    } else {
+      // A min-heap (by `better`) of the best `limit` slots seen so far.
+      const heap: number[] = [];
+      const down = (i: number) => {
+        for (;;) {
+          const l = 2 * i + 1;
+          const r = l + 1;
+          let m = i;
+          if (l < heap.length && better(heap[m]!, heap[l]!)) m = l;
+          if (r < heap.length && better(heap[m]!, heap[r]!)) m = r;
+          if (m === i) return;
+          [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+          i = m;
+        }
+      };
+      for (const slot of this.touched) {
+        if (heap.length < limit) {
+          heap.push(slot);
+          for (let i = heap.length - 1; i > 0; ) {
+            const p = (i - 1) >> 1;
+            if (!better(heap[p]!, heap[i]!)) break;
+            [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+            i = p;
+          }
+        } else if (limit > 0 && better(slot, heap[0]!)) {
+          heap[0] = slot;
+          down(0);
+        }
+      }
+      chosen = heap;
+    }
+    chosen.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+    return chosen.map((s) => ({ id: this.ids[s]!, score: this.scores[s]!, matched: this.matched[s]! }));
   }
 
   /** How many chunks are candidates. */

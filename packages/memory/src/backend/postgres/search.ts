@@ -136,7 +136,7 @@ export class PgSearch {
     if (match !== 'raw') expression = plan.expression;
 
     const scorer = await this.score(run, plan, stats, files, within);
-    const rows = scorer.top();
+    const rows = scorer.top(request.offset + request.limit + 1);
     if (match !== 'raw') {
       const top = rows[0];
       match = top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';

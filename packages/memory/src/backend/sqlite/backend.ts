@@ -178,10 +178,11 @@ class SqliteBackend implements MemoryBackend {
     }
     const facts = this.chunkFacts();
     const stmt = (sql: string) => this.stmt(r, sql);
+    const need = request.offset + request.limit + 1;
     const ranked =
       request.query.kind === 'raw'
-        ? rankRaw(request.query.text, facts, stmt, allowed)
-        : rankText(request.query.text, facts, stmt, allowed);
+        ? rankRaw(request.query.text, facts, stmt, allowed, need)
+        : rankText(request.query.text, facts, stmt, allowed, need);
     const rows = ranked.rows;
     const page = rows.slice(request.offset, request.offset + request.limit);
     const details = new Map<number, Record<string, unknown>>();

@@ -98,6 +98,7 @@ export function loadFacts(
 export interface RankedPage {
   match: SearchMatch;
   expression: string;
+  /** The best `need` chunks, best first. */
   rows: Ranked[];
   capped: boolean;
   plan: QueryPlan | undefined;
@@ -114,11 +115,12 @@ export function rankText(
   facts: ChunkFacts,
   stmt: (sql: string) => Statement,
   allowed: ((fileId: number) => boolean) | undefined,
+  need: number,
 ): RankedPage {
   const languages = facts.queryLanguages;
   const clauses = queryClauses(text, languages);
   const plan = makePlan(clauses, languages, facts, stmt);
-  const rows = gather(plan, facts, stmt, allowed, undefined).top();
+  const rows = gather(plan, facts, stmt, allowed, undefined).top(need);
   const top = rows[0];
   const match: SearchMatch = top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
   return { match, expression: plan.expression, rows, capped: false, plan };
@@ -277,6 +279,7 @@ export function rankRaw(
   facts: ChunkFacts,
   stmt: (sql: string) => Statement,
   allowed: ((fileId: number) => boolean) | undefined,
+  need: number,
 ): RankedPage {
   const languages = facts.queryLanguages;
   const { expression, words } = rawToFts(text, languages);
@@ -295,6 +298,6 @@ export function rankRaw(
   if (capped) ids = ids.slice(0, MAX_RANKED_CHUNKS);
   const clauses = queryClauses(words.join(' '), languages);
   const plan = makePlan(clauses, languages, facts, stmt);
-  const rows = gather(plan, facts, stmt, allowed, new Set(ids)).top();
+  const rows = gather(plan, facts, stmt, allowed, new Set(ids)).top(need);
   return { match: 'raw', expression: text, rows, capped, plan };
 }
