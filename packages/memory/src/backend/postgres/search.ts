@@ -215,10 +215,11 @@ export class PgSearch {
       where.push(`c.file_id = ANY($${values.length}::bigint[])`);
     }
     const r = await run({
+      // The vector cut down to the query's terms (deleting every other lexeme: two array
+      // operations in C, about half the cost of unnesting every lexeme and filtering).
       text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, u.lexeme, u.positions, u.weights
-        FROM ${s}.chunks c LEFT JOIN LATERAL (
-          SELECT * FROM unnest(c.terms) x WHERE x.lexeme = ANY($1::text[])
-        ) u ON true
+        FROM ${s}.chunks c LEFT JOIN LATERAL
+          unnest(ts_delete(c.terms, tsvector_to_array(ts_delete(c.terms, $1::text[])))) u ON true
         WHERE ${where.join(' AND ')}`,
       values,
     });
@@ -257,11 +258,12 @@ export class PgSearch {
       chunk.terms.set(lexeme, at);
     }
     // Chunk ids in ascending order: the same order SQLite's slots give ties and sums.
-    const ids = [...chunks.keys()].sort((a, b) => a - b);
+    const ids = [...new Set([...chunks.keys(), ...(within ?? [])])].sort((a, b) => a - b);
     const scorer = new Scorer(plan, stats, ids.length);
     ids.forEach((id, slot) => {
-      const chunk = chunks.get(id)!;
       if (within) scorer.touch(slot, id);
+      const chunk = chunks.get(id);
+      if (!chunk) return;
       plan.clauses.forEach((clause, i) => {
         const counts = clauseCounts(clause, chunk.lang, chunk.terms);
         if (counts) {
