@@ -8,8 +8,8 @@ import type {
   StoredProblem,
 } from './backend/types.js';
 import type { StoreContext } from './context.js';
-import { MemoryError } from './lib/errors.js';
 import { analyseChunk, noteLanguage } from './lib/analysis.js';
+import { MemoryError } from './lib/errors.js';
 import type { Language } from './lib/language.js';
 import { type ResolvedSource, type WalkedFile, walkSourceAsync } from './lib/walk.js';
 import { RACY_MS, READ_CONCURRENCY } from './limits.js';

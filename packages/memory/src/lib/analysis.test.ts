@@ -46,7 +46,10 @@ describe('fields', () => {
       length: 2,
     });
     const blob = 'x'.repeat(500);
-    expect(analyseField(`data ${blob} end`, 'simple')).toEqual({ terms: ['data', 'end'], length: 2 });
+    expect(analyseField(`data ${blob} end`, 'simple')).toEqual({
+      terms: ['data', 'end'],
+      length: 2,
+    });
     const c = analyseChunk('n.md', 'Notas > Pruebas', 'Las pruebas', 'es');
     expect(c.title.terms).toEqual(['not']);
     expect(c.headings.terms).toEqual(['prueb']);

@@ -1,6 +1,6 @@
+import { foldWord, stem } from '@lectern/text';
 import { describe, expect, test } from 'vitest';
 import { declaredLanguage, languageOf } from './language.js';
-import { foldWord, stem } from '@lectern/text';
 
 const stemWord = (w: string, l: Parameters<typeof stem>[1]) => stem(foldWord(w), l);
 

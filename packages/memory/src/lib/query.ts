@@ -106,4 +106,3 @@ export function queryTerms(text: string): QueryTerm[] {
 export function buildFtsQuery(text: string, mode: MatchMode = 'all'): string {
   return termsToFts(queryTerms(text), mode);
 }
-

@@ -63,7 +63,13 @@ describe('planQuery', () => {
   });
 
   test('a phrase weighs the sum of its words; a prefix the most frequent term it stands for', () => {
-    const p = plan('"boundary layer" bound*', { boundari: 10, layer: 20, bound: 30, boundless: 2, bounc: 2 });
+    const p = plan('"boundary layer" bound*', {
+      boundari: 10,
+      layer: 20,
+      bound: 30,
+      boundless: 2,
+      bounc: 2,
+    });
     const [phrase, prefix] = p.clauses;
     expect(phrase!.terms.get('en')).toEqual(['boundari', 'layer']);
     expect(phrase!.idf.get('en')).toBeCloseTo(idf(100, 10) + idf(100, 20));
@@ -121,7 +127,13 @@ describe('Scorer', () => {
 });
 
 test('phraseCount counts starts where every next word follows', () => {
-  expect(phraseCount([[1, 5, 9], [2, 10], [3, 11]])).toBe(2);
+  expect(
+    phraseCount([
+      [1, 5, 9],
+      [2, 10],
+      [3, 11],
+    ]),
+  ).toBe(2);
   expect(phraseCount([[1], [3]])).toBe(0);
   expect(phraseCount([[1], []])).toBe(0);
 });

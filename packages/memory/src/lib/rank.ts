@@ -50,7 +50,12 @@ export function queryClauses(text: string, languages: readonly Language[]): Quer
   for (const c of clauses) {
     const words = c.words.filter((w) => w.surface !== '' && w.surface.length <= MAX_TERM_CHARS);
     if (words.length === c.words.length) out.push(c);
-    else if (words.length > 0) out.push({ ...c, kind: words.length > 1 ? c.kind : c.kind === 'phrase' ? 'word' : c.kind, words });
+    else if (words.length > 0)
+      out.push({
+        ...c,
+        kind: words.length > 1 ? c.kind : c.kind === 'phrase' ? 'word' : c.kind,
+        words,
+      });
   }
   return out;
 }
@@ -152,8 +157,7 @@ export function planQuery(
           if (!c.words[i]!.stop || allStop) sum += idf(N, freq(s));
         });
         weights.set(l, sum);
-        const f =
-          c.kind === 'word' ? freq(stems[0]!) : Math.min(...stems.map((s) => freq(s)));
+        const f = c.kind === 'word' ? freq(stems[0]!) : Math.min(...stems.map((s) => freq(s)));
         most = Math.max(most, f);
       }
     }
@@ -328,7 +332,11 @@ export class Scorer {
       chosen = heap;
     }
     chosen.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
-    return chosen.map((s) => ({ id: this.ids[s]!, score: this.scores[s]!, matched: this.matched[s]! }));
+    return chosen.map((s) => ({
+      id: this.ids[s]!,
+      score: this.scores[s]!,
+      matched: this.matched[s]!,
+    }));
   }
 
   /** How many chunks are candidates. */

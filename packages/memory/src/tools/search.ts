@@ -54,7 +54,7 @@ export const memorySearchInput = z.object({
     .boolean()
     .default(false)
     .describe(
-      'true reads query as the index\'s own syntax with its words stemmed: SQLite FTS5 (AND/OR/NOT, NEAR(...), title:, heading_path: or body: column filters) or a PostgreSQL tsquery; an invalid expression fails with INVALID_QUERY.',
+      "true reads query as the index's own syntax with its words stemmed: SQLite FTS5 (AND/OR/NOT, NEAR(...), title:, heading_path: or body: column filters) or a PostgreSQL tsquery; an invalid expression fails with INVALID_QUERY.",
     ),
 });
 

@@ -411,7 +411,10 @@ if (url) {
         expect(Number(stats.docs)).toBeGreaterThan(0);
       };
       for (let i = 0; i < 6; i++) {
-        dir.write(`n${i}.md`, `# Note ${i}\n\nApples and pears, note ${i}.\n\n## More\n\nPears ${i}.\n`);
+        dir.write(
+          `n${i}.md`,
+          `# Note ${i}\n\nApples and pears, note ${i}.\n\n## More\n\nPears ${i}.\n`,
+        );
       }
       const store = open();
       await store.reindex();

@@ -95,7 +95,9 @@ export function rawToTsquery(
     } else {
       const last = ws.length - 1;
       const parts = ws.map((w, k) =>
-        k === last && prefix ? `${quote(w)}${suffix}` : `${quote(stemsOf(w)[0]!)}${weights ? `:${weights}` : ''}`,
+        k === last && prefix
+          ? `${quote(w)}${suffix}`
+          : `${quote(stemsOf(w)[0]!)}${weights ? `:${weights}` : ''}`,
       );
       out.push(`(${parts.join(' <-> ')})`);
     }

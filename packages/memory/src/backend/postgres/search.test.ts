@@ -94,7 +94,9 @@ if (url) {
           expect(r.sent, JSON.stringify(options)).toHaveLength(options.source ? 5 : 4);
         }
         // A raw query: its matches first.
-        const raw = await counter.during(() => store.search({ query: 'deploy | canary', raw: true }));
+        const raw = await counter.during(() =>
+          store.search({ query: 'deploy | canary', raw: true }),
+        );
         expect(raw.value.results.length).toBeGreaterThan(0);
         expect(raw.sent).toHaveLength(5);
         expect(counter.texts.filter((t) => /^\s*(BEGIN|COMMIT)/i.test(t))).toEqual([]);
@@ -104,7 +106,10 @@ if (url) {
     });
 
     test('the languages follow a reindex made by another store', async () => {
-      dir.write('english.md', '# Tests\n\nThe tests ran long, and the results were written down.\n');
+      dir.write(
+        'english.md',
+        '# Tests\n\nThe tests ran long, and the results were written down.\n',
+      );
       const searcher = open('m1');
       await searcher.reindex();
       dir.write('viaje.md', SPANISH('# Viaje\n\nLas pruebas fueron largas.'));

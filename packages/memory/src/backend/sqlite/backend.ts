@@ -3,23 +3,23 @@ import { ToolError } from '@lectern/core';
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../lib/errors.js';
 import type { Language } from '../../lib/language.js';
-import {
-  type BackendContext,
-  type BackendFactory,
-  type ChunkRecord,
-  type FileIdentity,
-  type FileLookup,
-  type FileRecord,
-  type FinishSummary,
-  type IndexStatus,
-  type IndexWriter,
-  type MemoryBackend,
-  type SearchHit,
-  type SearchPage,
-  type SearchRequest,
-  type StoredFile,
-  type StoredProblem,
-  type UpdateOptions,
+import type {
+  BackendContext,
+  BackendFactory,
+  ChunkRecord,
+  FileIdentity,
+  FileLookup,
+  FileRecord,
+  FinishSummary,
+  IndexStatus,
+  IndexWriter,
+  MemoryBackend,
+  SearchHit,
+  SearchPage,
+  SearchRequest,
+  StoredFile,
+  StoredProblem,
+  UpdateOptions,
 } from '../types.js';
 import { checkDbPath, type Db, isCorruptionError, markDamaged, openDatabase } from './schema.js';
 import { type ChunkFacts, loadFacts, rankRaw, rankText } from './search.js';
@@ -441,7 +441,12 @@ class SqliteWriter implements IndexWriter {
         f.headings.length,
         f.body.length,
       ).lastInsertRowid;
-      insertFts.run(id, f.title.terms.join(' '), f.headings.terms.join(' '), f.body.terms.join(' '));
+      insertFts.run(
+        id,
+        f.title.terms.join(' '),
+        f.headings.terms.join(' '),
+        f.body.terms.join(' '),
+      );
     }
     this.chunkDelta += chunks.length;
     this.languages.add(file.language);
@@ -575,4 +580,3 @@ class SqliteWriter implements IndexWriter {
     return { files, chunks };
   }
 }
-

@@ -89,7 +89,9 @@ export function rawToFts(
         out.push(quote(ws));
       } else if (ws.length === 1 && depthNear === 0) {
         const stems = stemsOf(ws[0]!);
-        out.push(stems.length === 1 ? quote(stems) : `(${stems.map((s) => quote([s])).join(' OR ')})`);
+        out.push(
+          stems.length === 1 ? quote(stems) : `(${stems.map((s) => quote([s])).join(' OR ')})`,
+        );
       } else {
         out.push(quote(ws.map((w) => stemsOf(w)[0]!)));
       }

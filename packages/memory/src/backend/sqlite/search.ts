@@ -122,7 +122,8 @@ export function rankText(
   const plan = makePlan(clauses, languages, facts, stmt);
   const rows = gather(plan, facts, stmt, allowed, undefined).top(need);
   const top = rows[0];
-  const match: SearchMatch = top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
+  const match: SearchMatch =
+    top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
   return { match, expression: plan.expression, rows, capped: false, plan };
 }
 
@@ -209,7 +210,16 @@ function gather(
         });
       }
       for (const [s, a] of sums) {
-        scorer.add(i, s, facts.id[s]!, facts.languages[facts.lang[s]!]!, view(s), a[0]!, a[1]!, a[2]!);
+        scorer.add(
+          i,
+          s,
+          facts.id[s]!,
+          facts.languages[facts.lang[s]!]!,
+          view(s),
+          a[0]!,
+          a[1]!,
+          a[2]!,
+        );
       }
       return;
     }
@@ -235,7 +245,16 @@ function gather(
           }
         });
         for (const [s, m] of flags) {
-          scorer.add(i, s, facts.id[s]!, facts.languages[facts.lang[s]!]!, view(s), m & 1, (m >> 1) & 1, (m >> 2) & 1);
+          scorer.add(
+            i,
+            s,
+            facts.id[s]!,
+            facts.languages[facts.lang[s]!]!,
+            view(s),
+            m & 1,
+            (m >> 1) & 1,
+            (m >> 2) & 1,
+          );
         }
         continue;
       }
@@ -245,7 +264,16 @@ function gather(
       let at = -1;
       const flush = () => {
         if (at >= 0) {
-          scorer.add(i, at, facts.id[at]!, facts.languages[facts.lang[at]!]!, view(at), counts[0]!, counts[1]!, counts[2]!);
+          scorer.add(
+            i,
+            at,
+            facts.id[at]!,
+            facts.languages[facts.lang[at]!]!,
+            view(at),
+            counts[0]!,
+            counts[1]!,
+            counts[2]!,
+          );
           counts.fill(0);
         }
       };

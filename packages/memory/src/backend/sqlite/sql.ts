@@ -86,4 +86,3 @@ export const SQL = {
   // ---------------------------------------------------------------- whole index
   clear: 'DELETE FROM chunks; DELETE FROM files; DELETE FROM problems;',
 } as const;
-
