@@ -71,7 +71,7 @@ export interface SideResult {
  * batch) makes; throwing from it stands for the file system failing that write (e.g. ENOSPC).
  */
 export const pageWriteSeam: {
-  before?: ((path: string, kind: 'write' | 'remove') => void) | undefined;
+  before?: ((path: string, kind: 'write' | 'remove', bytes: number) => void) | undefined;
 } = {};
 
 /** What a recovery did. */
@@ -250,7 +250,7 @@ export function applyJournalSide(
         skipped.push(rel);
         continue;
       }
-      pageWriteSeam.before?.(rel, want === null ? 'remove' : 'write');
+      pageWriteSeam.before?.(rel, want === null ? 'remove' : 'write', want?.length ?? 0);
       if (want === null) removeFileInRootSync(root, rel);
       else writeFileInRootSync(root, rel, want, { createParents: true });
       completed.push(rel);

@@ -83,7 +83,7 @@ const UNSAFE_NAME_CHARS =
  * annotation controls and the tag characters.
  */
 const INVISIBLE_NAME_CHARS =
-  /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]/u;
+  /\u034f|\u17b4|\u17b5|\u180b|\u180c|\u180d|\u180f|[\u00ad\u115f\u1160\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]/u;
 const ANALYSIS_CACHE_CHARS = 32 * 1024 * 1024;
 
 /** The index file, log file and default schema file at a wiki's root. */

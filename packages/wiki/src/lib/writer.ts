@@ -77,6 +77,9 @@ export interface WriterHooks {
   freeBytes?: () => number | null;
 }
 
+/** Errors that keep a lock from being written at all: recovery waits for a later call. */
+const CANNOT_LOCK = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EROFS', 'EPERM', 'EIO']);
+
 /** How many times a batch is planned again when a page changed on disk while it was planned. */
 export const MAX_REPLANS = 2;
 
@@ -135,30 +138,40 @@ export class WikiWriter {
     }
     if (!state) return null;
     try {
-      let held: ReturnType<WikiLock['tryAcquire']>;
-      try {
-        held = new WikiLock(state.path).tryAcquire();
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') return null;
-        throw e;
-      }
-      if (!held) return null;
-      try {
-        const report = recover(this.wiki.root, state.path, this.checkPath);
-        if (report) this.lastRecovery = report;
-        return report;
-      } finally {
-        held.release();
-      }
+      return this.recoverHeld(state);
     } finally {
       state.close();
     }
   }
 
   /**
+   * Takes the lock when no live writer holds it and recovers. A lock that cannot even be
+   * written (a full disk, a read-only wiki) means no recovery now: the journal stays, and the
+   * next call tries again.
+   */
+  private recoverHeld(state: OpenedDir): RecoveryReport | null {
+    let held: HeldLock | null;
+    try {
+      held = new WikiLock(state.path).tryAcquire();
+    } catch (e) {
+      if (CANNOT_LOCK.has(errnoOf(e))) return null;
+      throw e;
+    }
+    if (!held) return null;
+    try {
+      const report = recover(this.wiki.root, state.path, this.checkPath);
+      if (report) this.lastRecovery = report;
+      return report;
+    } finally {
+      held.release();
+    }
+  }
+
+  /**
    * Before a read: when a journal is waiting and no live writer holds the lock, recover now,
-   * so no reader sees a half-applied batch left by a crash.
+   * so no reader sees a half-applied batch left by a crash. When the batch can be neither
+   * finished nor undone (disk full), the journal stays, `lastRecovery.pending` says which pages
+   * wait, and the next call tries again.
    */
   async ensureRecovered(): Promise<void> {
     if (!hasJournal(this.stateDir)) return;
@@ -166,15 +179,7 @@ export class WikiWriter {
       const state = this.openState(false);
       if (!state) return;
       try {
-        if (!hasJournal(state.path)) return;
-        const held = new WikiLock(state.path).tryAcquire();
-        if (!held) return;
-        try {
-          const report = recover(this.wiki.root, state.path, this.checkPath);
-          if (report) this.lastRecovery = report;
-        } finally {
-          held.release();
-        }
+        if (hasJournal(state.path)) this.recoverHeld(state);
       } finally {
         state.close();
       }
@@ -384,7 +389,7 @@ export class WikiWriter {
           this.rollBack(state, journal, `${c.path} changed on disk while the batch was written`);
           return { kind: 'changed', path: c.path, found: now };
         }
-        pageWriteSeam.before?.(c.path, c.after === null ? 'remove' : 'write');
+        pageWriteSeam.before?.(c.path, c.after === null ? 'remove' : 'write', c.after?.length ?? 0);
         // Each page is written inside its folder held by descriptor (core's anchored write).
         if (c.after === null) await removeFileInRoot(this.wiki.root, c.path);
         else await writeFileInRoot(this.wiki.root, c.path, c.after, { createParents: true });
