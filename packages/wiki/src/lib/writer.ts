@@ -393,7 +393,8 @@ export class WikiWriter {
         // Each page is written inside its folder held by descriptor (core's anchored write).
         if (c.after === null) await removeFileInRoot(this.wiki.root, c.path);
         else await writeFileInRoot(this.wiki.root, c.path, c.after, { createParents: true });
-        afterWrite?.(c.path, index++);
+        afterWrite?.(c.path, index);
+        index++;
       }
     } catch (e) {
       if (isToolError(e) && e.code === 'LOCK_LOST') throw e;
