@@ -5,7 +5,6 @@ import {
   linkSync,
   readFileSync,
   statSync,
-  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '@lectern/core';
