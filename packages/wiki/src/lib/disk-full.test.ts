@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sha256 } from '@lectern/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SmallDisk, smallDisk } from '../test-helpers/small-disk.js';
-import { writeFiles } from '../test-helpers/wiki.js';
+import { connectWiki, writeFiles } from '../test-helpers/wiki.js';
 import { JOURNAL_FORMAT, type Journal, writeJournal } from './journal.js';
 import { WikiSet } from './wiki.js';
 import { WikiWriter } from './writer.js';
@@ -222,5 +222,48 @@ describe('a disk that fills up during write_batch', () => {
     });
     expect(ok.applied).toBe(true);
     expect(statSync(join(dir, 'a.md')).size).toBe(5);
+  }, 60_000);
+
+  it('list_wikis says which pages wait while the disk is full, and that they are done once it is not', async () => {
+    const { disk, dir } = setup({});
+    const a = Buffer.from('# A\nprecious\n');
+    const journal: Journal = {
+      format: JOURNAL_FORMAT,
+      batch_id: 'feedc0de',
+      created_at: new Date().toISOString(),
+      pid: 1,
+      entries: [
+        {
+          path: 'a.md',
+          before: a.toString('base64'),
+          after: null,
+          before_version: sha256(a),
+          after_version: null,
+        },
+        {
+          path: 'zz/a.md',
+          before: null,
+          after: a.toString('base64'),
+          before_version: null,
+          after_version: sha256(a),
+        },
+      ],
+    };
+    mkdirSync(join(dir, '.lectern'));
+    await writeJournal(join(dir, '.lectern'), journal);
+    disk.fill();
+    const { call, close } = await connectWiki({ wikis: [{ id: 'w', path: dir }] });
+    try {
+      const full = await call('list_wikis', {});
+      expect(full.isError).toBe(false);
+      expect(full.data.wikis[0].last_recovery.pending[0].errno).toBe('ENOSPC');
+      expect(existsSync(journalPath(dir))).toBe(true);
+      disk.free();
+      const done = await call('list_wikis', {});
+      expect(done.data.wikis[0].last_recovery).toMatchObject({ batch_id: 'feedc0de', pending: [] });
+      expect(read(dir, 'zz/a.md')).toBe('# A\nprecious\n');
+    } finally {
+      await close();
+    }
   }, 60_000);
 });

@@ -1,11 +1,4 @@
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  linkSync,
-  readFileSync,
-  statSync,
-} from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '@lectern/core';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -154,8 +154,20 @@ export class WikiWriter {
     try {
       held = new WikiLock(state.path).tryAcquire();
     } catch (e) {
-      if (CANNOT_LOCK.has(errnoOf(e))) return null;
-      throw e;
+      const errno = errnoOf(e);
+      if (!CANNOT_LOCK.has(errno)) throw e;
+      if (hasJournal(state.path)) {
+        // a batch waits and cannot even be looked at: say so (list_wikis shows it)
+        this.lastRecovery = {
+          batch_id: null,
+          completed: [],
+          skipped: [],
+          pending: [{ path: '.lectern/write.lock', errno }],
+          temp_files_removed: 0,
+          at: new Date().toISOString(),
+        };
+      }
+      return null;
     }
     if (!held) return null;
     try {
