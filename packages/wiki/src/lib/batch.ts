@@ -13,6 +13,7 @@ import {
 import { formatWikiLink } from '@lectern/markdown';
 import { unifiedDiff } from './diff.js';
 import { headingKey } from './markdown.js';
+import { formatLogEntry, nameKey } from './names.js';
 import type { PageAnalysis } from './page.js';
 import { LinkResolver } from './resolve.js';
 import { LOG_FILE, type Wiki } from './wiki.js';
@@ -87,14 +88,6 @@ export interface BatchPlan {
 
 const MAX_BROKEN_LINKS = 100;
 
-/**
- * What two paths must not share to be two pages: their text after Unicode NFC normalisation
- * and lower-casing (`Café.md` composed and decomposed, or `Notes.md` and `notes.md`, are one
- * name to a reader and to links).
- */
-export function nameKey(path: string): string {
-  return path.normalize('NFC').toLowerCase();
-}
 const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UTF8 = new TextEncoder();
 
@@ -179,30 +172,6 @@ function resolveMarkdown(resolver: LinkResolver, dest: string, from: string): st
   return (
     resolver.resolve(relative, from) ?? (dest.startsWith('.') ? null : resolver.resolve(dest, from))
   );
-}
-
-/**
- * Lines of a log text that Markdown would read as a heading (ATX `#`, or a setext underline
- * `===`/`---` turning the line above into one), as the start of a fenced code block or an
- * HTML block (either would swallow the entries after it). Escaped with a backslash, they show
- * as written and can never pass for one of the log's own dated entry headings.
- */
-const LOG_STRUCTURE_RE = /^( {0,3})(#|=+\s*$|-+\s*$|`{3}|~{3}|<)/;
-
-function escapeLogLine(line: string): string {
-  return line.replace(LOG_STRUCTURE_RE, '$1\\$2');
-}
-
-/** Formats the dated log.md entry for a batch. */
-export function formatLogEntry(text: string, summary: string[], now: Date): string {
-  const stamp = `${now.toISOString().slice(0, 10)} ${now.toISOString().slice(11, 16)} UTC`;
-  const lines = text.trim().split(/\r?\n/);
-  const head = lines[0]!.trim();
-  const rest = lines.slice(1).map(escapeLogLine).join('\n').trim();
-  let entry = `## [${stamp}] ${head}\n`;
-  if (rest !== '') entry += `\n${rest}\n`;
-  if (summary.length > 0) entry += `\nChanged: ${summary.join('; ')}.\n`;
-  return entry;
 }
 
 /**
