@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '@lectern/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -150,6 +150,8 @@ describe('a disk that fills up during write_batch', () => {
     await writer.ensureRecovered();
     expect(existsSync(journalPath(dir))).toBe(true);
     expect(read(dir, 'a.md')).toBeNull();
+    // the failed lock attempts left nothing behind
+    expect(readdirSync(join(dir, '.lectern'))).toEqual(['journal.json']);
     // Room for small files but not for b.md: the batch cannot be finished, so it is undone.
     disk.release(64 * 1024);
     await writer.ensureRecovered();

@@ -251,9 +251,17 @@ export class WikiLock {
       );
       try {
         writeSync(fd, JSON.stringify(info));
-      } finally {
+      } catch (e) {
+        // a full disk: leave no empty temporary file behind for every retry
         closeSync(fd);
+        try {
+          unlinkSync(tmp);
+        } catch {
+          /* removed already */
+        }
+        throw e;
       }
+      closeSync(fd);
       try {
         linkSync(tmp, this.path);
       } catch (e) {
