@@ -326,8 +326,10 @@ export class WikiWriter {
       try {
         const st = statfsSync(state.path);
         if (st.bsize > 0) block = st.bsize;
-        // root may use the blocks reserved for it; anyone else only the available ones
-        free = (process.getuid?.() === 0 ? st.bfree : st.bavail) * st.bsize;
+        // A file system that reports no blocks at all (some FUSE and network ones) does not
+        // report its free space either. Root may use the blocks reserved for it; anyone else
+        // only the available ones.
+        free = st.blocks > 0 ? (process.getuid?.() === 0 ? st.bfree : st.bavail) * st.bsize : null;
       } catch {
         free = null;
       }
