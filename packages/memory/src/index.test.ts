@@ -11,7 +11,6 @@ test('the public API is exactly this set of names', () => {
     'MAX_FRAGMENT_BYTES',
     'MAX_FRAGMENT_LINES',
     'MAX_QUERY_CHARS',
-    'MAX_QUERY_TERMS',
     'MAX_RANKED_CHUNKS',
     'MAX_SEARCH_LIMIT',
     'MAX_SEARCH_OFFSET',

@@ -38,7 +38,6 @@ export {
 export type { Language } from './lib/language.js';
 export {
   buildFtsQuery,
-  MAX_QUERY_TERMS,
   parseQuery,
   type QueryTerm,
 } from './lib/query.js';

@@ -8,8 +8,9 @@ import type {
   StoredProblem,
 } from './backend/types.js';
 import type { StoreContext } from './context.js';
+import { analyseChunk, noteLanguage } from './lib/analysis.js';
 import { MemoryError } from './lib/errors.js';
-import { declaredLanguage, type Language } from './lib/language.js';
+import type { Language } from './lib/language.js';
 import { type ResolvedSource, type WalkedFile, walkSourceAsync } from './lib/walk.js';
 import { RACY_MS, READ_CONCURRENCY } from './limits.js';
 import type { ReindexError, ReindexOptions, ReindexResult } from './types.js';
@@ -40,7 +41,7 @@ export function prepareFile(
   const lines = splitLines(text);
   const markdown = isMarkdownPath(path);
   const chunks = chunkLines(lines, { markdown, maxWords: maxChunkWords });
-  const language = (markdown ? declaredLanguage(lines) : undefined) ?? defaultLanguage;
+  const language = noteLanguage(lines, text, markdown, defaultLanguage);
   // Character offset where each line starts.
   const lineStart: number[] = [0];
   for (let p = text.indexOf('\n'); p !== -1; p = text.indexOf('\n', p + 1)) lineStart.push(p + 1);
@@ -69,6 +70,7 @@ export function prepareFile(
       endByte,
       headingPath: c.headingPath,
       text: c.text,
+      fields: analyseChunk(path, c.headingPath, c.text, language),
     };
   });
   return { language, chunks: records };

@@ -24,12 +24,8 @@ export const READ_CONCURRENCY = 8;
 /** A file modified this close to the start of a reindex is re-hashed next time (racy mtime). */
 export const RACY_MS = 2000;
 /**
- * Most chunks one ranking step scores. When more chunks than this match a query (its exact
- * words, any of its words, a raw expression, or its other word forms), only this many are
- * ranked, and the result says so in `warnings`: first the matches whose heading path holds
- * one of the query's terms (newest first), then the most recently indexed other matches (the
- * word-form step takes only the latter). Headings weigh four times the body, so the best
- * matches of very common words are nearly always among the first. A query that matches fewer
- * chunks is ranked in full. See the README's "Very common words".
+ * Most matches of a raw query that are ranked: when more chunks match the expression, the most
+ * recently indexed this many are, and the result says so in `warnings`. Questions and words are
+ * always ranked in full (see the README's "Ranking").
  */
 export const MAX_RANKED_CHUNKS = 2000;

@@ -218,6 +218,7 @@ export const memoryPackage: ToolPackage<MemoryPackageOptions, MemoryToolSet> = {
   name: 'memory',
   tools: (options) => memorySet(options, (store) => localized(nativeTools(store), options.locale)),
   presets: {
-    memoria: (options) => memorySet(options, memoriaTools),
+    // Notes whose language is neither declared nor detected are Spanish in the memoria preset.
+    memoria: (options) => memorySet({ language: 'es', ...options }, memoriaTools),
   },
 };

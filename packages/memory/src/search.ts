@@ -112,7 +112,7 @@ export async function runSearch(
     page = await ctx.backend.search({
       query: checked.raw
         ? { kind: 'raw', text: checked.query }
-        : { kind: 'terms', terms: checked.terms },
+        : { kind: 'text', text: checked.query },
       source,
       pathFilter: checked.pathFilter,
       limit: checked.limit,
@@ -128,11 +128,21 @@ export async function runSearch(
     }
     throw error;
   }
-  const highlight = highlightOf(
-    checked.raw ? rawTerms(checked.query) : checked.terms,
-    page.forms,
-    page.formsOf,
-  );
+  // Each chunk's words are marked by their stems in its own language only.
+  const terms = checked.raw ? rawTerms(checked.query) : checked.terms;
+  const highlights = new Map<string, Highlight>();
+  const highlight = (language: string | undefined): Highlight => {
+    const k = language ?? '';
+    let h = highlights.get(k);
+    if (!h) {
+      const formsOf = (page.formsOf ?? []).filter(
+        (f) => language === undefined || f.language === language,
+      );
+      h = highlightOf(terms, page.forms, formsOf);
+      highlights.set(k, h);
+    }
+    return h;
+  };
   const byFile = new Map<string, SearchHit[]>();
   for (const hit of page.hits) {
     const k = fileKey(hit.source, hit.path);
@@ -146,7 +156,7 @@ export async function runSearch(
   // charged in rank order and next_offset continues after the last one that fit.
   const notes = page.capped
     ? [
-        `more than ${MAX_RANKED_CHUNKS} chunks match this query, so only ${MAX_RANKED_CHUNKS} of them were ranked: those with a query word in their heading first, then the most recently indexed; add a rarer word or a phrase to rank every match.`,
+        `more than ${MAX_RANKED_CHUNKS} chunks match this raw query, so only ${MAX_RANKED_CHUNKS} of them were ranked: the most recently indexed; narrow the expression to rank every match.`,
       ]
     : [];
   const budget = new OutputBudget(maxBytes, SEARCH_RESERVED_BYTES + jsonBytes(page.expression));
@@ -207,7 +217,7 @@ export async function runSearch(
 function readBack(
   ctx: StoreContext,
   hits: readonly SearchHit[],
-  highlight: Highlight,
+  highlight: (language: string | undefined) => Highlight,
   out: Map<SearchHit, { snippet: string; stale: boolean }>,
 ): void {
   const first = hits[0]!;
@@ -238,7 +248,7 @@ function readBack(
           got += n;
         }
         const text = lenient.decode(buf.subarray(0, got)).replace(/\r\n/g, '\n').replace(/\n$/, '');
-        snippet = makeSnippet(text, highlight);
+        snippet = makeSnippet(text, highlight(h.language));
       }
       out.set(h, { snippet, stale });
     }

@@ -39,9 +39,9 @@ export interface MemoryOptions {
    */
   backend?: BackendFactory;
   /**
-   * Language of notes whose front matter declares none (`lang:` or `language:`): `en` or `es`
-   * also match other forms of a word (stemming: "notes" finds "note", "pruebas" finds
-   * "prueba", exact words ranked first); `simple` (default) matches words as written.
+   * Language of notes whose language is neither declared in front matter (`lang:` or
+   * `language:`) nor detected from their text: a Snowball language (`en`, `es`, `fr`, …) stems
+   * their words ("pruebas" finds "prueba"); `simple` (default) folds them only.
    */
   language?: Language;
   /** Larger files are not indexed and are reported as `FILE_TOO_LARGE`; default 4 MiB. */
@@ -107,9 +107,9 @@ export type { SearchMatch } from './backend/types.js';
 /** Result of `MemoryStore.search`. */
 export interface SearchResult {
   results: Citation[];
-  /** `all` when every term matched, `any` when no chunk had them all, `raw` for raw queries. */
+  /** `all` when the first result holds every word searched for, `any` otherwise, `raw` for raw queries. */
   match: SearchMatch;
-  /** The FTS5 expression that ran. */
+  /** What was ranked: the query's informative terms, quoted (the raw text for raw queries). */
   fts_query: string;
   /** Offset of the next page, or null when this is the last. */
   next_offset: number | null;

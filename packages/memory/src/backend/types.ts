@@ -1,5 +1,5 @@
-import type { Language } from '../lib/language.js';
-import type { QueryTerm } from '../lib/query.js';
+import type { Language } from '@lectern/text';
+import type { AnalysedChunk } from '../lib/analysis.js';
 
 /**
  * The storage side of a memory store: where the index lives and how it is queried. The store
@@ -68,27 +68,20 @@ export interface BackendContext {
 }
 
 /**
- * A search, in backend-neutral terms. `terms` are the parsed user words (never backend
- * syntax); `raw` is text in the backend's own query language, passed through unchanged.
+ * A search, in backend-neutral terms. `text` is the user's question (never backend syntax);
+ * `raw` is text in the backend's own query language, passed through with its words analysed
+ * the way the index analysed the notes.
  *
- * Semantics every backend implements for `terms`:
- * 1. Chunks holding every term (`match: "all"`); a term matches its exact words (case and
- *    accents ignored), or, as a second tier ranked below every exact match, other forms of the
- *    same word in the note's language (stemming; single-word, non-prefix terms only).
- * 2. When no chunk matches every term and there are several terms: chunks holding any term
- *    (`match: "any"`), leaving out terms found in more than half of all chunks when another
- *    term occurs (see `pruneCommonTerms`), with the same two tiers.
- * 3. Rank by BM25 with the heading path weighing four times the body; higher score is better.
- * 4. Each ranking step (exact tier, any-term fallback, raw query, word-form tier) scores at most
- *    `MAX_RANKED_CHUNKS` chunks, and when more match the page says `capped`. The exact,
- *    any-term and raw steps take first the matches whose heading path holds one of the
- *    query's terms (a raw query: whose heading path alone matches the raw expression),
- *    highest chunk ids first, then fill up with the other matches of highest chunk ids (most
- *    recently indexed); the word-form tier takes the matches of highest chunk ids. Fewer
- *    matches are ranked in full.
+ * Semantics every backend implements for `text` (see `lib/rank.ts`, which does the deciding):
+ * 1. The question is read with `@lectern/text`'s `analyzeQuery` in every language the index
+ *    holds, and reduced to its informative clauses by `planQuery` (stop words and very common
+ *    words left out when rarer ones are left), with document frequencies the backend keeps.
+ * 2. Every chunk holding at least one clause (in the chunk's own language) is a candidate; its
+ *    per-field frequencies of each clause go to `scoreCandidates`, which ranks by BM25F.
+ * 3. A raw query's matches are ranked the same way, by the words it contains.
  */
 export interface SearchRequest {
-  query: { kind: 'terms'; terms: readonly QueryTerm[] } | { kind: 'raw'; text: string };
+  query: { kind: 'text'; text: string } | { kind: 'raw'; text: string };
   /** Only chunks of this source. */
   source?: string;
   /** Only chunks of files for which this returns true. */
@@ -109,8 +102,10 @@ export interface SearchHit {
   startByte: number;
   endByte: number;
   headingPath: string;
-  /** Relevance, higher is better; exact-word hits score above word-form hits. */
+  /** Relevance (BM25F), higher is better. */
   score: number;
+  /** The language the chunk was indexed in (its snippet marks word forms in it). */
+  language?: Language;
   /** SHA-256 of the file as indexed. */
   version: string;
   /** Size and modification time of the file as indexed (for the stale flag). */
@@ -132,16 +127,11 @@ export interface SearchPage {
   /** Other word forms (folded) the search matched besides the query's words, for highlighting. */
   forms: string[];
   /**
-   * For a backend that matches word forms by stem rather than by listing the forms: query
-   * words whose other forms in a language matched; snippets mark every word with the same
+   * Words of the query whose forms match by stem: snippets mark every word with the same
    * Snowball stem in that language.
    */
-  formsOf?: ReadonlyArray<{ language: Exclude<Language, 'simple'>; words: readonly string[] }>;
-  /**
-   * True when a ranking step of this search matched more than `MAX_RANKED_CHUNKS` chunks and
-   * so ranked only that many (rule 4 above: heading matches first, then the most recently
-   * indexed).
-   */
+  formsOf?: ReadonlyArray<{ language: Language; words: readonly string[] }>;
+  /** True when a raw query matched more than `MAX_RANKED_CHUNKS` chunks, of which that many were ranked. */
   capped?: boolean;
 }
 
@@ -223,6 +213,8 @@ export interface ChunkRecord {
   headingPath: string;
   /** The chunk's text: indexed, not necessarily kept. */
   text: string;
+  /** Its fields analysed in the note's language (`lib/analysis.ts`): what the index holds. */
+  fields: AnalysedChunk;
 }
 
 /**
@@ -238,7 +230,7 @@ export interface IndexWriter {
   files(): Promise<ReadonlyMap<string, StoredFile>>;
   /** Every recorded problem, keyed `<source>/<path>`. */
   problems(): Promise<ReadonlyMap<string, StoredProblem>>;
-  /** Removes every file, chunk, problem and word form (a full reindex). */
+  /** Removes every file, chunk and problem (a full reindex). */
   clear(): Promise<void>;
   /** Stores a new file with its chunks; returns its id. */
   addFile(file: FileRecord, chunks: readonly ChunkRecord[]): Promise<number>;

@@ -1,6 +1,8 @@
+import { foldWord, stem } from '@lectern/text';
 import { describe, expect, test } from 'vitest';
 import { declaredLanguage, languageOf } from './language.js';
-import { stemWord } from './stem.js';
+
+const stemWord = (w: string, l: Parameters<typeof stem>[1]) => stem(foldWord(w), l);
 
 describe('languageOf', () => {
   test('tags and names map to a stemmed language; anything else is simple', () => {
@@ -9,7 +11,9 @@ describe('languageOf', () => {
     for (const tag of ['es', 'es-MX', 'Spanish', 'español', 'castellano']) {
       expect(languageOf(tag), tag).toBe('es');
     }
-    for (const tag of ['fr', 'de-DE', '', 'klingon']) expect(languageOf(tag), tag).toBe('simple');
+    for (const tag of ['', 'klingon']) expect(languageOf(tag), tag).toBe('simple');
+    expect(languageOf('fr')).toBe('fr');
+    expect(languageOf('de-DE')).toBe('de');
   });
 });
 
@@ -17,7 +21,7 @@ describe('declaredLanguage', () => {
   test('reads lang or language from front matter on the first line', () => {
     expect(declaredLanguage(['---', 'title: x', 'lang: es', '---', '# Hola'])).toBe('es');
     expect(declaredLanguage(['---', 'language: "en-US"', '---'])).toBe('en');
-    expect(declaredLanguage(['---', "lang: 'fr' # comment", '---'])).toBe('simple');
+    expect(declaredLanguage(['---', "lang: 'fr' # comment", '---'])).toBe('fr');
   });
 
   test('ignores keys outside front matter, nested keys and other keys', () => {

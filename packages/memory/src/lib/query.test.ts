@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { buildFtsQuery, MAX_QUERY_TERMS, parseQuery } from './query.js';
+import { buildFtsQuery, parseQuery } from './query.js';
 
 describe('parseQuery', () => {
   test('words, phrases and prefixes', () => {
@@ -49,9 +49,9 @@ describe('buildFtsQuery', () => {
     expect(buildFtsQuery('a b', 'any')).toBe('"a" OR "b"');
   });
 
-  test('refuses empty and overlong queries', () => {
+  test('refuses queries without words, never for their number of words', () => {
     expect(() => buildFtsQuery('()')).toThrow(/no letters or digits/);
-    expect(() => buildFtsQuery('w '.repeat(MAX_QUERY_TERMS + 1))).toThrow(/at most 32/);
+    expect(buildFtsQuery('w '.repeat(40))).toBe(Array(40).fill('"w"').join(' AND '));
   });
 
   const db = new Database(':memory:');
@@ -94,7 +94,7 @@ describe('buildFtsQuery', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 24 }), (parts) => {
         const text = parts.join('');
-        if (parseQuery(text).length === 0 || parseQuery(text).length > MAX_QUERY_TERMS) return;
+        if (parseQuery(text).length === 0) return;
         for (const mode of ['all', 'any'] as const) match.all(buildFtsQuery(text, mode));
       }),
       { numRuns: 2000 },
@@ -104,7 +104,7 @@ describe('buildFtsQuery', () => {
   test('arbitrary Unicode text never produces an FTS syntax error', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 60 }), (text) => {
-        if (parseQuery(text).length === 0 || parseQuery(text).length > MAX_QUERY_TERMS) return;
+        if (parseQuery(text).length === 0) return;
         match.all(buildFtsQuery(text));
       }),
       { numRuns: 1000 },

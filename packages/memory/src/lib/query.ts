@@ -1,5 +1,7 @@
 import { MemoryError } from './errors.js';
 
+export { foldWord } from '@lectern/text';
+
 /** One searchable unit of a user query. */
 export interface QueryTerm {
   /** The words of the term; more than one makes a phrase. */
@@ -8,14 +10,9 @@ export interface QueryTerm {
   prefix: boolean;
 }
 
-/** Most terms a query may contain. */
-export const MAX_QUERY_TERMS = 32;
-
 // Characters the FTS5 unicode61 tokenizer keeps inside tokens: letters, numbers, private use,
 // plus combining marks so that a decomposed accent stays with its letter.
 export const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
-
-const ASCII = /^[\x00-\x7f]*$/;
 
 const PREFIX_END = /[\p{L}\p{N}\p{M}\p{Co}]\*+$/u;
 
@@ -80,27 +77,15 @@ export function termToFts(term: QueryTerm): string {
 /** How the terms of a query are combined. */
 export type MatchMode = 'all' | 'any';
 
-/**
- * A word folded the way the index's tokenizer (`unicode61 remove_diacritics 2`) folds it:
- * lower case, accents removed. Used to look terms up in the index vocabulary.
- */
-export function foldWord(word: string): string {
-  // ASCII has no accents to remove.
-  if (ASCII.test(word)) return word.toLowerCase();
-  return word
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
-
 /** FTS5 syntax for already-parsed terms, joined by AND (`all`) or OR (`any`). */
 export function termsToFts(terms: readonly QueryTerm[], mode: MatchMode): string {
   return terms.map(termToFts).join(mode === 'all' ? ' AND ' : ' OR ');
 }
 
 /**
- * Parses user text into terms for a search, refusing text without words (`EMPTY_QUERY`) and
- * more than {@link MAX_QUERY_TERMS} terms (`QUERY_TOO_LONG`); both errors name `query` as data.
+ * Parses user text into terms for a search, refusing text without words (`EMPTY_QUERY`, naming
+ * `query` as data). The number of words is never a reason to refuse: a question is reduced to
+ * its informative words when it is ranked.
  */
 export function queryTerms(text: string): QueryTerm[] {
   const terms = parseQuery(text);
@@ -111,40 +96,13 @@ export function queryTerms(text: string): QueryTerm[] {
       { param: 'query' },
     );
   }
-  if (terms.length > MAX_QUERY_TERMS) {
-    throw new MemoryError(
-      'QUERY_TOO_LONG',
-      `{param:query} has ${terms.length} terms; at most ${MAX_QUERY_TERMS} are allowed. Keep the most distinctive words.`,
-      { param: 'query', details: { terms: terms.length, max_terms: MAX_QUERY_TERMS } },
-    );
-  }
   return terms;
 }
 
 /**
  * Builds an FTS5 MATCH expression from user text: every term quoted, joined by AND (`all`) or
- * OR (`any`). Throws `EMPTY_QUERY` when the text has no letter or digit and `QUERY_TOO_LONG`
- * past {@link MAX_QUERY_TERMS} terms.
+ * OR (`any`). Throws `EMPTY_QUERY` when the text has no letter or digit.
  */
 export function buildFtsQuery(text: string, mode: MatchMode = 'all'): string {
   return termsToFts(queryTerms(text), mode);
-}
-
-/**
- * The terms of an any-term search worth running: terms found in more than half of all chunks
- * are left out when at least one other term occurs, because BM25 gives them an IDF of about
- * zero (they cannot change the order, only make the engine rank nearly every chunk). `df` is a
- * term's document frequency, or -1 when unknown (prefixes and phrases: always kept). Returns
- * undefined when nothing is left out.
- */
-export function pruneCommonTerms(
-  terms: readonly QueryTerm[],
-  df: readonly number[],
-  chunks: number,
-): QueryTerm[] | undefined {
-  if (chunks === 0) return undefined;
-  const kept = terms.filter((_, i) => df[i]! <= chunks / 2);
-  const occurs = df.some((f) => f !== 0 && f <= chunks / 2);
-  if (!occurs || kept.length === terms.length) return undefined;
-  return kept;
 }

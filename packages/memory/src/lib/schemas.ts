@@ -20,8 +20,8 @@ const T = {
     c_stale:
       'True when the file has been modified or deleted since it was indexed; run memory_reindex for exact lines.',
     match:
-      '"all": every term matched; "any": no chunk had every term, so chunks with some of them are shown; "raw": the query ran as FTS5 syntax.',
-    fts: 'The FTS5 expression that was run (useful to refine a query).',
+      '"all": the first result holds every word searched for; "any": it holds only some of them (results are ranked by how many and how rare); "raw": the query ran in the index\'s own syntax.',
+    fts: 'What was ranked: the informative words of the query as index terms (stems), quoted; stop words and very common words are left out. Useful to refine a query.',
     next_offset: 'Pass as offset to get the next page; null when there are no more results.',
     f_path: 'The file read, `<source id>/<path>`.',
     f_source: 'Id of the source the file belongs to.',
@@ -82,8 +82,8 @@ const T = {
     c_stale:
       'true si el archivo se modificó o borró después de indexarse; ejecuta reindexar para tener líneas exactas.',
     match:
-      '"all": coincidieron todos los términos; "any": ningún fragmento los tenía todos y se muestran los que tienen alguno; "raw": la consulta se ejecutó como sintaxis FTS5.',
-    fts: 'Expresión FTS5 que se ejecutó (útil para afinar la consulta).',
+      '"all": el primer resultado tiene todas las palabras buscadas; "any": solo tiene algunas (se ordena por cuántas y cuán raras); "raw": la consulta se ejecutó con la sintaxis propia del índice.',
+    fts: 'Lo que se ordenó: las palabras informativas de la consulta como términos del índice (raíces), entre comillas; sin palabras vacías ni muy comunes. Útil para afinar la consulta.',
     next_offset:
       'Valor para desplazamiento en la página siguiente; null cuando no hay más resultados.',
     f_path: 'Archivo leído, `<fuente>/<ruta>`.',

@@ -1,6 +1,8 @@
-import type { Language } from './language.js';
-import { foldWord, type QueryTerm } from './query.js';
-import { stemWord } from './stem.js';
+import { foldWord, type Language, stem } from '@lectern/text';
+import type { QueryTerm } from './query.js';
+
+/** The stem of a word as typed: folded, then stemmed (`@lectern/text`). */
+const stemWord = (word: string, language: Language) => stem(foldWord(word), language);
 
 /** What to mark in a snippet: folded words, folded prefixes and phrases (sequences of words). */
 export interface Highlight {

@@ -49,9 +49,7 @@ const MEMORY_MESSAGES_ES: MessageCatalogue = {
   EMPTY_QUERY: (d) =>
     `\`${d.param('query')}\` no tiene letras ni dígitos que buscar; escribe al menos una palabra.`,
   QUERY_TOO_LONG: (d) =>
-    typeof d.details.max_terms === 'number'
-      ? `\`${d.param('query')}\` tiene ${d.details.terms} términos y se admiten ${d.details.max_terms} como mucho; deja los más distintivos.`
-      : `\`${d.param('query')}\` es demasiado larga: se admiten ${MAX_QUERY_CHARS} caracteres como mucho.`,
+    `\`${d.param('query')}\` es demasiado larga: se admiten ${MAX_QUERY_CHARS} caracteres como mucho.`,
   INVALID_QUERY: (d) =>
     `\`${d.param('query')}\` no es una expresión FTS5 válida; corrígela, o llama sin \`${d.name('raw')}\` para buscar las palabras tal cual.`,
   INVALID_LIMIT: (d) =>

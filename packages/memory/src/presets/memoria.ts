@@ -38,13 +38,13 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
       'Busca palabras o frases en las notas indexadas y devuelve citas ordenadas por relevancia: archivo, líneas y un extracto resaltado.',
       'Úsala para saber en qué notas se menciona algo antes de abrir ninguna.',
       'No sirve para leer: abre las líneas citadas con leer_fragmento.',
-      'Ignora mayúsculas y acentos; las comillas marcan una frase y un * final un prefijo. Por defecto la consulta se escapa sola; activa sintaxis_fts solo para OR, NEAR o filtros por encabezado. Si ningún fragmento tiene todas las palabras, devuelve los que tengan alguna y match lo indica.',
+      'Ignora mayúsculas y acentos; las comillas marcan una frase y un * final un prefijo. Por defecto la consulta se escapa sola; activa sintaxis_fts solo para OR, NEAR o filtros por encabezado. Acepta preguntas enteras: ordena por las palabras informativas, primero los fragmentos que tienen más.',
       'Nunca modifica tus notas: sin índice, la primera llamada lo construye en su propia base de datos, y stale marca los archivos editados desde la última reindexación. Sigue con next_offset.',
     ].join(' '),
     input: {
       consulta: {
         from: 'query',
-        describe: `Palabras a buscar (hasta 32 términos); ignora mayúsculas y acentos, y si ningún fragmento las tiene todas devuelve los que tengan alguna (match vale "any"). Entre comillas dobles forman una frase exacta; con * al final buscan por prefijo (despl* encuentra despliegue). El resto de signos y las palabras AND, OR, NOT, NEAR son texto normal salvo con sintaxis_fts.`,
+        describe: `Una pregunta o las palabras a buscar: se ordena por sus palabras informativas (sin palabras vacías ni muy comunes), primero los fragmentos que tienen más y luego los que tienen alguna (match vale "any" si el primero no las tiene todas). Ignora mayúsculas, acentos y formas de la palabra (prueba encuentra pruebas). Entre comillas dobles forman una frase; con * al final buscan por prefijo (despl* encuentra despliegue). El resto de signos y las palabras AND, OR, NOT, NEAR son texto normal salvo con sintaxis_fts.`,
       },
       fuente: {
         from: 'source',
@@ -71,7 +71,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
         from: 'raw',
         required: false,
         describe:
-          'true envía la consulta a SQLite FTS5 sin escapar (AND/OR/NOT, NEAR(...), filtros heading_path: o body:); una expresión inválida falla con INVALID_QUERY. Por defecto false.',
+          'true lee la consulta con la sintaxis propia del índice, con sus palabras reducidas a la raíz: SQLite FTS5 (AND/OR/NOT, NEAR(...), filtros title:, heading_path: o body:) o un tsquery de PostgreSQL; una expresión inválida falla con INVALID_QUERY. Por defecto false.',
       },
     },
     schemaErrors: es,

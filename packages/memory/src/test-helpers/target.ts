@@ -14,14 +14,9 @@ export interface BackendUnderTest {
   beforeEach?: () => void | Promise<void>;
   /** Runs after each test, once its stores are closed: e.g. drop what the test created. */
   afterEach?: () => void | Promise<void>;
-  /** The expressions the backend reports as `fts_query` for the suite's queries. */
+  /** The expression every backend reports as `fts_query` for `deploy*` (the same on each). */
   expressions: {
-    /** For `deploy*`. */
     prefix: string;
-    /** For `weekly quince` after `weekly` (in most chunks) is left out of the any-term query. */
-    pruned: string;
-    /** For `weekly qunice` (nothing is left out: `qunice` occurs nowhere). */
-    typo: string;
   };
   /** Raw queries in the backend's own syntax, over the suite's `recetas.md` and `ops.md`. */
   raw: {

@@ -20,7 +20,7 @@ export const memorySearchInput = z.object({
     .min(1)
     .max(MAX_QUERY_CHARS)
     .describe(
-      `Words to find (at most 32 terms); case and accents are ignored, and when no chunk holds every word, chunks with any of them are returned (match is "any"). Wrap words in double quotes for an exact phrase; end a word with * for a prefix (deploy* finds deployment). Other punctuation and the words AND, OR, NOT, NEAR are plain text unless raw is true.`,
+      `A question or words to find, in a sentence if you like: ranked by its informative words (stop words and very common words left out), so chunks holding most of them come first and chunks holding some still appear (match is "any" when the first holds only some). Case, accents and word forms are ignored (notes finds note). Wrap words in double quotes for a phrase; end a word with * for a prefix (deploy* finds deployment). Other punctuation and the words AND, OR, NOT, NEAR are plain text unless raw is true.`,
     ),
   source: z
     .string()
@@ -54,7 +54,7 @@ export const memorySearchInput = z.object({
     .boolean()
     .default(false)
     .describe(
-      'true passes query to SQLite FTS5 unchanged (AND/OR/NOT, NEAR(...), heading_path: or body: column filters); an invalid expression fails with INVALID_QUERY.',
+      "true reads query as the index's own syntax with its words stemmed: SQLite FTS5 (AND/OR/NOT, NEAR(...), title:, heading_path: or body: column filters) or a PostgreSQL tsquery; an invalid expression fails with INVALID_QUERY.",
     ),
 });
 

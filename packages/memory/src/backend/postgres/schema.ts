@@ -142,11 +142,31 @@ function migrations(n: Names, unaccent: string): string[][] {
       // finds them through this index instead of checking every match's vector.
       `CREATE INDEX chunks_heading ON ${s}.chunks USING gin (ts_filter(exact, '{a}'))`,
     ],
+    [
+      // One ranking for every backend (lib/rank.ts): each chunk's words analysed by
+      // @lectern/text (stems in the note's language, A title, B heading path, D body) in one
+      // vector, its stop-word-free field lengths, each term's document frequency and the
+      // totals. The index is a cache of the notes: it is emptied and rebuilt by the next reindex.
+      `TRUNCATE ${s}.chunks, ${s}.seen, ${s}.files, ${s}.problems`,
+      `DELETE FROM ${s}.meta`,
+      `DROP INDEX IF EXISTS ${s}.chunks_heading`,
+      `ALTER TABLE ${s}.chunks DROP COLUMN exact, DROP COLUMN forms,
+        ADD COLUMN title_len integer NOT NULL, ADD COLUMN headings_len integer NOT NULL,
+        ADD COLUMN body_len integer NOT NULL, ADD COLUMN terms tsvector NOT NULL`,
+      `ALTER TABLE ${s}.chunks ALTER COLUMN terms SET STORAGE MAIN`,
+      `CREATE INDEX chunks_terms ON ${s}.chunks USING gin (terms)`,
+      `CREATE TABLE ${s}.term_df (term text COLLATE "C" PRIMARY KEY, df integer NOT NULL)`,
+      `CREATE TABLE ${s}.stats (
+        one boolean PRIMARY KEY DEFAULT true CHECK (one),
+        docs bigint NOT NULL, title bigint NOT NULL, headings bigint NOT NULL, body bigint NOT NULL
+      )`,
+      `INSERT INTO ${s}.stats VALUES (true, 0, 0, 0, 0)`,
+    ],
   ];
 }
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Advisory lock keys (two-int form): one namespace for Lectern, the schema's hash as the key. */
 export const LOCK_CLASS = 0x4c45;

@@ -3,11 +3,12 @@ import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
 import { postgresForTests, recordStatements, testSchemas } from '../../test-helpers/postgres.js';
 import type { MemoryStore, SearchOptions } from '../../types.js';
+import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
 
-// The PostgreSQL search path: how many statements a search sends, that the languages it caches
-// follow a reindex made elsewhere, and the exact results (order, scores, snippets) of a few
-// queries, pinned from the multi-statement search this one replaced.
+// The PostgreSQL search path: how many statements a search sends, that the languages it reads
+// follow a reindex made elsewhere, and that it ranks exactly as the SQLite backend does: the
+// same chunks, in the same order, with the same scores (one ranking, lib/rank.ts).
 
 const url = postgresForTests('the PostgreSQL search-path tests');
 
@@ -72,100 +73,72 @@ if (url) {
       }
     }
 
-    test('a search is one statement; the any-term fallback is two', async () => {
+    test('a search sends four statements (totals, frequencies, candidates, the page), none in a transaction', async () => {
       writeCorpus();
       const store = open();
       await store.reindex();
-      // The first search learns the index's languages (it may run its statement again).
       await store.search({ query: 'canary' });
       const counter = recordStatements();
       try {
-        const plain = await counter.during(() => store.search({ query: 'canary' }));
-        expect(plain.value.results.length).toBeGreaterThan(0);
-        expect(plain.sent).toHaveLength(1);
-        // Word forms (the second tier) are in the same statement.
-        const forms = await counter.during(() => store.search({ query: 'prueba' }));
-        expect(forms.value.results.map((r) => r.path).sort()).toEqual([
-          'notes/viajes/lima.md',
-          'notes/viajes/oaxaca.md',
-        ]);
-        expect(forms.sent).toHaveLength(1);
-        // A second page, a source filter and a raw query: still one statement.
         for (const options of [
+          { query: 'canary' },
+          { query: 'prueba' },
           { query: 'deploy', offset: 1, limit: 1 },
           { query: 'deploy', source: 'notes' },
-          { query: 'deploy | canary', raw: true },
+          { query: 'quince rollback zzzz' },
+          { query: 'what happened to the canary deploy in the march incident, and why' },
         ] satisfies SearchOptions[]) {
           const r = await counter.during(() => store.search(options));
-          expect(r.value.results.length).toBeGreaterThan(0);
-          expect(r.sent, JSON.stringify(options)).toHaveLength(1);
+          expect(r.value.results.length, JSON.stringify(options)).toBeGreaterThan(0);
+          // source: one more, for the files of the source.
+          expect(r.sent, JSON.stringify(options)).toHaveLength(options.source ? 5 : 4);
         }
-        // No term matches everywhere together: the fallback adds one statement, and no
-        // transaction is opened for either.
-        const any = await counter.during(() => store.search({ query: 'quince rollback zzzz' }));
-        expect(any.value.match).toBe('any');
-        expect(any.value.results.map((r) => r.path).sort()).toEqual([
-          'notes/ops/deploys.md',
-          'notes/team/weekly.md',
-        ]);
-        expect(any.sent).toHaveLength(2);
-        // With a word common enough to be dropped from the any-term query.
-        const pruned = await counter.during(() => store.search({ query: 'common quince zzzz' }));
-        expect(pruned.value.fts_query).not.toContain('common');
-        expect(pruned.value.results.map((r) => r.path)).toEqual(['notes/team/weekly.md']);
-        expect(pruned.sent).toHaveLength(2);
+        // A raw query: its matches first.
+        const raw = await counter.during(() =>
+          store.search({ query: 'deploy | canary', raw: true }),
+        );
+        expect(raw.value.results.length).toBeGreaterThan(0);
+        expect(raw.sent).toHaveLength(5);
         expect(counter.texts.filter((t) => /^\s*(BEGIN|COMMIT)/i.test(t))).toEqual([]);
       } finally {
         counter.restore();
       }
     });
 
-    test('the cached languages follow a reindex made by another store', async () => {
-      dir.write('english.md', '# Tests\n\nThe tests ran long.\n');
+    test('the languages follow a reindex made by another store', async () => {
+      dir.write(
+        'english.md',
+        '# Tests\n\nThe tests ran long, and the results were written down.\n',
+      );
       const searcher = open('m1');
       await searcher.reindex();
-      // No note is Spanish yet: no word forms, so "prueba" finds nothing.
-      expect((await searcher.search({ query: 'prueba' })).results).toEqual([]);
-      // Another server indexes a Spanish note into the same index.
       dir.write('viaje.md', SPANISH('# Viaje\n\nLas pruebas fueron largas.'));
       const writer = open('m2');
       await writer.reindex();
-      const counter = recordStatements();
-      try {
-        const found = await counter.during(() => searcher.search({ query: 'prueba' }));
-        expect(found.value.results.map((r) => r.path)).toEqual(['notes/viaje.md']);
-        expect(found.value.results[0]!.snippet).toContain('«pruebas»');
-        // The stale list cost one more statement, once.
-        expect(found.sent).toHaveLength(2);
-        const again = await counter.during(() => searcher.search({ query: 'prueba' }));
-        expect(again.value.results.map((r) => r.path)).toEqual(['notes/viaje.md']);
-        expect(again.sent).toHaveLength(1);
-      } finally {
-        counter.restore();
-      }
+      const found = await searcher.search({ query: 'prueba' });
+      expect(found.results.map((r) => r.path)).toEqual(['notes/viaje.md']);
+      expect(found.results[0]!.snippet).toContain('«pruebas»');
     });
 
-    test('results, order, scores and snippets are pinned for a few queries', async () => {
+    test('ranks exactly as the SQLite backend: same chunks, same order, same scores', async () => {
       writeCorpus();
       const store = open();
       await store.reindex();
-      const shown = async (options: SearchOptions) => {
-        const r = await store.search(options);
+      const lite = createMemory({
+        sources: [{ id: 'notes', path: dir.path }],
+        backend: sqliteBackend({ path: `${dir.path}/.lectern/memory.db` }),
+      });
+      stores.push(lite);
+      await lite.reindex();
+      const shown = async (s: MemoryStore, options: SearchOptions) => {
+        const r = await s.search(options);
         return {
           match: r.match,
-          fts_query: r.fts_query,
+          fts_query: options.raw ? '' : r.fts_query,
           next_offset: r.next_offset,
-          results: r.results.map((c) => [
-            c.path,
-            c.start_line,
-            c.end_line,
-            c.heading_path,
-            c.score,
-            c.snippet,
-          ]),
+          results: r.results.map((c) => [c.path, c.start_line, c.end_line, c.score, c.snippet]),
         };
       };
-      const pinned: Record<string, unknown> = {};
       for (const options of [
         { query: 'deploy' },
         { query: 'deploy', offset: 1, limit: 2 },
@@ -175,277 +148,16 @@ if (url) {
         { query: 'quince rollback zzzz' },
         { query: 'common quince zzzz' },
         { query: 'deploy*', pathGlob: 'ops/**' },
+        { query: 'roll*' },
         { query: '"failed deploy"' },
+        { query: '"canary first"' },
+        { query: 'how do we roll back a failed deploy when the canary breaks?' },
+        { query: 'the and of' },
       ] satisfies SearchOptions[]) {
-        pinned[JSON.stringify(options)] = await shown(options);
+        const pg = await shown(store, options);
+        expect(pg.results.length, JSON.stringify(options)).toBeGreaterThan(0);
+        expect(pg, JSON.stringify(options)).toEqual(await shown(lite, options));
       }
-      expect(pinned).toMatchInlineSnapshot(`
-        {
-          "{"query":"\\"failed deploy\\""}": {
-            "fts_query": "'failed' <-> 'deploy'",
-            "match": "all",
-            "next_offset": null,
-            "results": [
-              [
-                "notes/ops/deploys.md",
-                5,
-                7,
-                "Deploys > Rollback",
-                0.08491,
-                "## Rollback
-
-        A «failed deploy» is rolled back with the previous image. Deploy again after the fix.",
-              ],
-            ],
-          },
-          "{"query":"canary deploy"}": {
-            "fts_query": "'canary' & 'deploy'",
-            "match": "all",
-            "next_offset": null,
-            "results": [
-              [
-                "notes/ops/deploys.md",
-                1,
-                3,
-                "Deploys",
-                0.05213,
-                "# Deploys
-
-        The «deploy» runbook: «canary» first, then the rest.",
-              ],
-              [
-                "notes/ops/incidents.md",
-                5,
-                7,
-                "Incidents > Follow-up",
-                0.03354,
-                "## Follow-up
-
-        Every «deploy» needs a «canary» now.",
-              ],
-              [
-                "notes/ops/incidents.md",
-                1,
-                3,
-                "Incidents",
-                0.03077,
-                "# Incidents
-
-        The March incident: a «deploy» without a «canary» took the queue down.",
-              ],
-            ],
-          },
-          "{"query":"common quince zzzz"}": {
-            "fts_query": "'quince' | 'zzzz'",
-            "match": "any",
-            "next_offset": null,
-            "results": [
-              [
-                "notes/team/weekly.md",
-                1,
-                3,
-                "Weekly",
-                0.1006,
-                "# Weekly
-
-        Notes of the weekly meeting: canary numbers, «quince» jam.",
-              ],
-            ],
-          },
-          "{"query":"deploy","offset":1,"limit":2}": {
-            "fts_query": "'deploy'",
-            "match": "all",
-            "next_offset": 3,
-            "results": [
-              [
-                "notes/ops/deploys.md",
-                1,
-                3,
-                "Deploys",
-                0.1043,
-                "# Deploys
-
-        The «deploy» runbook: canary first, then the rest.",
-              ],
-              [
-                "notes/ops/incidents.md",
-                5,
-                7,
-                "Incidents > Follow-up",
-                0.1006,
-                "## Follow-up
-
-        Every «deploy» needs a canary now.",
-              ],
-            ],
-          },
-          "{"query":"deploy"}": {
-            "fts_query": "'deploy'",
-            "match": "all",
-            "next_offset": null,
-            "results": [
-              [
-                "notes/ops/deploys.md",
-                5,
-                7,
-                "Deploys > Rollback",
-                0.1698,
-                "## Rollback
-
-        A failed «deploy» is rolled back with the previous image. «Deploy» again after the fix.",
-              ],
-              [
-                "notes/ops/deploys.md",
-                1,
-                3,
-                "Deploys",
-                0.1043,
-                "# Deploys
-
-        The «deploy» runbook: canary first, then the rest.",
-              ],
-              [
-                "notes/ops/incidents.md",
-                5,
-                7,
-                "Incidents > Follow-up",
-                0.1006,
-                "## Follow-up
-
-        Every «deploy» needs a canary now.",
-              ],
-              [
-                "notes/ops/incidents.md",
-                1,
-                3,
-                "Incidents",
-                0.09232,
-                "# Incidents
-
-        The March incident: a «deploy» without a canary took the queue down.",
-              ],
-            ],
-          },
-          "{"query":"deploy*","pathGlob":"ops/**"}": {
-            "fts_query": "'deploy':*",
-            "match": "all",
-            "next_offset": null,
-            "results": [
-              [
-                "notes/ops/deploys.md",
-                1,
-                3,
-                "Deploys",
-                0.6255,
-                "# «Deploys»
-
-        The «deploy» runbook: canary first, then the rest.",
-              ],
-              [
-                "notes/ops/deploys.md",
-                5,
-                7,
-                "Deploys > Rollback",
-                0.5094,
-                "## Rollback
-
-        A failed «deploy» is rolled back with the previous image. «Deploy» again after the fix.",
-              ],
-              [
-                "notes/ops/incidents.md",
-                5,
-                7,
-                "Incidents > Follow-up",
-                0.1006,
-                "## Follow-up
-
-        Every «deploy» needs a canary now.",
-              ],
-              [
-                "notes/ops/incidents.md",
-                1,
-                3,
-                "Incidents",
-                0.09232,
-                "# Incidents
-
-        The March incident: a «deploy» without a canary took the queue down.",
-              ],
-            ],
-          },
-          "{"query":"notas prueba"}": {
-            "fts_query": "'notas' & 'prueba'",
-            "match": "all",
-            "next_offset": null,
-            "results": [
-              [
-                "notes/viajes/oaxaca.md",
-                5,
-                7,
-                "Notas del viaje",
-                0.009017,
-                "# «Notas» del viaje
-
-        Las pruebas de manejo fueron largas. Una «prueba» más.",
-              ],
-            ],
-          },
-          "{"query":"prueba"}": {
-            "fts_query": "'prueba'",
-            "match": "all",
-            "next_offset": null,
-            "results": [
-              [
-                "notes/viajes/oaxaca.md",
-                5,
-                7,
-                "Notas del viaje",
-                0.09017,
-                "# Notas del viaje
-
-        Las «pruebas» de manejo fueron largas. Una «prueba» más.",
-              ],
-              [
-                "notes/viajes/lima.md",
-                5,
-                7,
-                "Lima",
-                0.08927,
-                "# Lima
-
-        «Pruebas» y más «pruebas» de comida.",
-              ],
-            ],
-          },
-          "{"query":"quince rollback zzzz"}": {
-            "fts_query": "'quince' | 'rollback' | 'zzzz'",
-            "match": "any",
-            "next_offset": null,
-            "results": [
-              [
-                "notes/ops/deploys.md",
-                5,
-                7,
-                "Deploys > Rollback",
-                0.4245,
-                "## «Rollback»
-
-        A failed deploy is rolled back with the previous image. Deploy again after the fix.",
-              ],
-              [
-                "notes/team/weekly.md",
-                1,
-                3,
-                "Weekly",
-                0.1006,
-                "# Weekly
-
-        Notes of the weekly meeting: canary numbers, «quince» jam.",
-              ],
-            ],
-          },
-        }
-      `);
     });
   });
 }

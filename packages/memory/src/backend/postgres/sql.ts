@@ -1,14 +1,5 @@
 import type { Names } from './schema.js';
 
-/**
- * ts_rank_cd weights, in PostgreSQL's order {D, C, B, A}: headings are indexed with weight A,
- * body text with B, so a heading word counts four times a body word (as in the SQLite store).
- */
-export const WEIGHTS = "'{0.1, 0.2, 0.25, 1.0}'::float4[]";
-
-/** ts_rank_cd normalisation: divide by 1 + log(document length), so long chunks do not win on size. */
-export const NORMALIZATION = 1;
-
 /** The statements of the PostgreSQL backend that do not depend on a query, for one schema. */
 export function statements(n: Names) {
   const { s } = n;
@@ -74,23 +65,58 @@ export function statements(n: Names) {
         ino = excluded.ino, racy = excluded.racy, at = now()`,
     deleteSeenOf: `DELETE FROM ${s}.seen WHERE file_id = ANY($1::bigint[])`,
     pruneSeen: `DELETE FROM ${s}.seen WHERE at < now() - interval '30 days'`,
-    deleteChunksOf: `DELETE FROM ${s}.chunks WHERE file_id = ANY($1::bigint[])`,
+    /** Deletes chunks, keeping `term_df` and `stats` in step. */
+    deleteChunksOf: `WITH gone AS (
+        DELETE FROM ${s}.chunks WHERE file_id = ANY($1::bigint[])
+        RETURNING terms, title_len, headings_len, body_len
+      ), dec AS (
+        SELECT t, count(*) AS n FROM gone, unnest(tsvector_to_array(gone.terms)) t GROUP BY t
+      ), df AS (
+        UPDATE ${s}.term_df d SET df = d.df - dec.n FROM dec WHERE d.term = dec.t
+      )
+      UPDATE ${s}.stats SET docs = docs - (SELECT count(*) FROM gone),
+        title = title - (SELECT coalesce(sum(title_len), 0) FROM gone),
+        headings = headings - (SELECT coalesce(sum(headings_len), 0) FROM gone),
+        body = body - (SELECT coalesce(sum(body_len), 0) FROM gone)`,
     deleteFiles: `DELETE FROM ${s}.files WHERE id = ANY($1::bigint[])`,
-    /** Chunks with both tsvectors computed by the server from the prepared words. */
-    insertChunks: `INSERT INTO ${s}.chunks (file_id, start_line, end_line, start_byte, end_byte, heading_path, lang, exact, forms)
-      SELECT u.f, u.sl, u.el, u.sb, u.eb, u.h, u.l,
-        setweight(to_tsvector(${n.simple}, u.hw), 'A') || setweight(to_tsvector(${n.simple}, u.bw), 'B'),
-        CASE u.l
-          WHEN 'en' THEN setweight(to_tsvector(${n.english}, u.hw), 'A') || setweight(to_tsvector(${n.english}, u.bw), 'B')
-          WHEN 'es' THEN setweight(to_tsvector(${n.spanish}, u.hw), 'A') || setweight(to_tsvector(${n.spanish}, u.bw), 'B')
-        END
-      FROM unnest($1::bigint[], $2::int[], $3::int[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
-        $8::text[], $9::text[]) AS u (f, sl, el, sb, eb, h, l, hw, bw)`,
+    /**
+     * Chunks with their analysed terms (a `tsvector` built by the writer: A title, B heading
+     * path, D body), and what the ranking keeps up to date with them: each term's document
+     * frequency (`term_df`) and the totals (`stats`).
+     */
+    insertChunks: `WITH ins AS (
+        INSERT INTO ${s}.chunks (file_id, start_line, end_line, start_byte, end_byte, heading_path, lang,
+          title_len, headings_len, body_len, terms)
+        SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::bigint[], $5::bigint[], $6::text[],
+          $7::text[], $8::int[], $9::int[], $10::int[], $11::tsvector[])
+        RETURNING terms, title_len, headings_len, body_len
+      ), df AS (
+        INSERT INTO ${s}.term_df (term, df)
+        SELECT t, count(*) FROM ins, unnest(tsvector_to_array(ins.terms)) t GROUP BY t
+        ON CONFLICT (term) DO UPDATE SET df = ${s}.term_df.df + excluded.df
+      )
+      UPDATE ${s}.stats SET docs = docs + (SELECT count(*) FROM ins),
+        title = title + (SELECT coalesce(sum(title_len), 0) FROM ins),
+        headings = headings + (SELECT coalesce(sum(headings_len), 0) FROM ins),
+        body = body + (SELECT coalesce(sum(body_len), 0) FROM ins)`,
 
-    chunksOfSource: `DELETE FROM ${s}.chunks WHERE file_id IN (SELECT id FROM ${s}.files WHERE source = $1)`,
+    chunksOfSource: `WITH gone AS (
+        DELETE FROM ${s}.chunks WHERE file_id IN (SELECT id FROM ${s}.files WHERE source = $1)
+        RETURNING terms, title_len, headings_len, body_len
+      ), dec AS (
+        SELECT t, count(*) AS n FROM gone, unnest(tsvector_to_array(gone.terms)) t GROUP BY t
+      ), df AS (
+        UPDATE ${s}.term_df d SET df = d.df - dec.n FROM dec WHERE d.term = dec.t
+      )
+      UPDATE ${s}.stats SET docs = docs - (SELECT count(*) FROM gone),
+        title = title - (SELECT coalesce(sum(title_len), 0) FROM gone),
+        headings = headings - (SELECT coalesce(sum(headings_len), 0) FROM gone),
+        body = body - (SELECT coalesce(sum(body_len), 0) FROM gone)`,
     filesOfSource: `DELETE FROM ${s}.files WHERE source = $1 RETURNING id`,
     clear: [
       `DELETE FROM ${s}.chunks`,
+      `DELETE FROM ${s}.term_df`,
+      `UPDATE ${s}.stats SET docs = 0, title = 0, headings = 0, body = 0`,
       `DELETE FROM ${s}.seen`,
       `DELETE FROM ${s}.files`,
       `DELETE FROM ${s}.problems`,
@@ -108,8 +134,26 @@ export function statements(n: Names) {
       WHERE p.source = u.source AND p.path = u.path`,
     deleteProblemsOfSource: `DELETE FROM ${s}.problems WHERE source = $1`,
 
+    /** Terms no chunk holds any more (after deletions). */
+    dropUnusedTerms: `DELETE FROM ${s}.term_df WHERE df <= 0`,
+    /** What the ranking needs of the whole index: totals and the languages notes are in. */
+    rankingStats: `SELECT s.docs, s.title, s.headings, s.body,
+        (SELECT value FROM ${s}.meta WHERE key = 'languages') AS languages
+      FROM ${s}.stats s`,
+    /**
+     * Document frequencies of terms ($1), and for each prefix ($2) the 64 most frequent terms
+     * starting with it (prefix NULL for the former).
+     */
+    termStats: `SELECT NULL::text AS prefix, term, df FROM ${s}.term_df WHERE term = ANY($1::text[]) AND df > 0
+      UNION ALL
+      SELECT p, x.term, x.df FROM unnest($2::text[]) p, LATERAL (
+        SELECT term, df FROM ${s}.term_df
+        WHERE term >= p AND term < p || chr(1114111) AND df > 0
+        ORDER BY df DESC, term LIMIT 64
+      ) x`,
+
     /** Details of a page of chunk ids ($1 ids; $2, $3 origins). */
-    hitDetails: `SELECT c.id, c.start_line, c.end_line, c.start_byte, c.end_byte, c.heading_path,
+    hitDetails: `SELECT c.id, c.start_line, c.end_line, c.start_byte, c.end_byte, c.heading_path, c.lang,
         f.source, f.path, f.sha256, coalesce(z.size, f.size) AS size, coalesce(z.mtime, f.mtime) AS mtime
       FROM ${s}.chunks c JOIN ${s}.files f ON f.id = c.file_id ${seenJoin('f', 2)}
       WHERE c.id = ANY($1::bigint[])`,

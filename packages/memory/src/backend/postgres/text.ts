@@ -1,44 +1,33 @@
-import type { QueryTerm } from '../../lib/query.js';
-import { WORD } from '../../lib/query.js';
+import type { AnalysedChunk } from '../../lib/analysis.js';
+
+/** Most positions PostgreSQL keeps in a `tsvector` (later ones are stored as this one). */
+const MAX_POSITION = 16383;
+
+/** Weight label of each field in a chunk's vector: title, heading path, body. */
+const LABELS = ['A', 'B', ''] as const;
 
 /**
- * Text as PostgreSQL indexes it: the words the SQLite store's tokenizer would see (letters,
- * digits and marks; everything else separates), in lower case and composed form, one space
- * apart. PostgreSQL's parser then finds exactly these words, and its configurations fold
- * accents (`unaccent`) and stem them; case is folded here, so it never depends on the
- * database's locale.
+ * A chunk's analysed terms as `tsvector` text: every term (stop words included, so phrases
+ * keep their positions) with its positions, the title first, then the heading path, then the
+ * body, each field one position past the previous one's end (a phrase never spans two), and
+ * labelled A (title), B (heading path) or D (body, PostgreSQL's default label).
  */
-export function indexWords(text: string): string {
-  return (text.normalize('NFC').toLowerCase().match(WORD) ?? []).join(' ');
-}
-
-/** One query word as a quoted `tsquery` operand. */
-function operand(word: string): string {
-  const w = word.normalize('NFC').toLowerCase();
-  return `'${w.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-/**
- * `tsquery` text of one term: `'word'`, `'word':*`, or a phrase `'a' <-> 'b'` (prefix on the
- * last word). Built from parsed words only, each quoted: no user text reaches the query
- * parser unquoted, so no query can be a syntax error.
- */
-export function termQuery(term: QueryTerm): string {
-  const words = term.words.map(operand);
-  const last = words.length - 1;
-  if (term.prefix) words[last] = `${words[last]}:*`;
-  return words.join(' <-> ');
-}
-
-/** `tsquery` text of terms joined by `&` (all) or `|` (any). */
-export function termsQuery(terms: readonly QueryTerm[], mode: 'all' | 'any'): string {
-  const parts = terms.map((t) =>
-    terms.length > 1 && t.words.length > 1 ? `(${termQuery(t)})` : termQuery(t),
-  );
-  return parts.join(mode === 'all' ? ' & ' : ' | ');
-}
-
-/** True for a term whose other word forms are searched: one word, not a prefix. */
-export function hasForms(term: QueryTerm): boolean {
-  return term.words.length === 1 && !term.prefix;
+export function chunkVector(fields: AnalysedChunk): string {
+  const at = new Map<string, string[]>();
+  let position = 0;
+  [fields.title, fields.headings, fields.body].forEach((field, f) => {
+    for (const term of field.terms) {
+      position = Math.min(position + 1, MAX_POSITION);
+      const list = at.get(term);
+      const p = `${position}${LABELS[f]}`;
+      if (list) list.push(p);
+      else at.set(term, [p]);
+    }
+    position++;
+  });
+  const parts: string[] = [];
+  for (const [term, list] of at) {
+    parts.push(`'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}':${list.join(',')}`);
+  }
+  return parts.join(' ');
 }

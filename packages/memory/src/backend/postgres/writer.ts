@@ -10,7 +10,7 @@ import type {
   StoredProblem,
 } from '../types.js';
 import type { Statements } from './sql.js';
-import { indexWords } from './text.js';
+import { chunkVector } from './text.js';
 
 /** File ids taken from the sequence in a reindex's first round trip for them. */
 const ID_BATCH = 256;
@@ -336,7 +336,7 @@ export class PgWriter implements IndexWriter {
   private async insertChunks(
     list: ReadonlyArray<{ id: number; file: FileRecord; chunks: readonly ChunkRecord[] }>,
   ): Promise<void> {
-    const cols: unknown[][] = [[], [], [], [], [], [], [], [], []];
+    const cols: unknown[][] = [[], [], [], [], [], [], [], [], [], [], []];
     for (const o of list) {
       for (const ch of o.chunks) {
         cols[0]!.push(o.id);
@@ -345,9 +345,11 @@ export class PgWriter implements IndexWriter {
         cols[3]!.push(ch.startByte);
         cols[4]!.push(ch.endByte);
         cols[5]!.push(ch.headingPath);
-        cols[6]!.push(o.file.language);
-        cols[7]!.push(indexWords(ch.headingPath));
-        cols[8]!.push(indexWords(ch.text));
+        cols[6]!.push(ch.fields.language);
+        cols[7]!.push(ch.fields.title.length);
+        cols[8]!.push(ch.fields.headings.length);
+        cols[9]!.push(ch.fields.body.length);
+        cols[10]!.push(chunkVector(ch.fields));
       }
     }
     if (cols[0]!.length > 0) await this.q(this.sql.insertChunks, cols);
@@ -555,6 +557,9 @@ export class PgWriter implements IndexWriter {
     ]);
     this.finished = true;
     this.total = chunks;
+    // Terms whose last chunk went: searches skip them (df 0); a rebuild or a large change
+    // sweeps them out.
+    if (summary.full || this.deleted > 1000) await this.q(this.sql.dropUnusedTerms);
     // Other machines' stat rows nobody refreshed for a month: a full reindex tidies them up.
     if (summary.full) await this.q(this.sql.pruneSeen);
     const files = (this.cleared ? 0 : this.cache.files.size) + this.fileDelta;

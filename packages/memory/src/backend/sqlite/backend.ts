@@ -2,39 +2,28 @@ import { join, resolve } from 'node:path';
 import { ToolError } from '@lectern/core';
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../lib/errors.js';
-import { type Language, STEMMED_LANGUAGES } from '../../lib/language.js';
-import {
-  foldWord,
-  pruneCommonTerms,
-  type QueryTerm,
-  termsToFts,
-  termToFts,
-  WORD,
-} from '../../lib/query.js';
-import { stemWord } from '../../lib/stem.js';
-import { MAX_RANKED_CHUNKS } from '../../limits.js';
-import {
-  type BackendContext,
-  type BackendFactory,
-  type ChunkRecord,
-  type FileIdentity,
-  type FileLookup,
-  type FileRecord,
-  type FinishSummary,
-  type IndexStatus,
-  type IndexWriter,
-  type MemoryBackend,
-  RawQueryError,
-  type SearchHit,
-  type SearchMatch,
-  type SearchPage,
-  type SearchRequest,
-  type StoredFile,
-  type StoredProblem,
-  type UpdateOptions,
+import type { Language } from '../../lib/language.js';
+import type {
+  BackendContext,
+  BackendFactory,
+  ChunkRecord,
+  FileIdentity,
+  FileLookup,
+  FileRecord,
+  FinishSummary,
+  IndexStatus,
+  IndexWriter,
+  MemoryBackend,
+  SearchHit,
+  SearchPage,
+  SearchRequest,
+  StoredFile,
+  StoredProblem,
+  UpdateOptions,
 } from '../types.js';
 import { checkDbPath, type Db, isCorruptionError, markDamaged, openDatabase } from './schema.js';
-import { capSql, existsSql, headedFts, newestSql, rankAmongSql, rankSql, SQL } from './sql.js';
+import { type ChunkFacts, loadFacts, rankRaw, rankText } from './search.js';
+import { SQL } from './sql.js';
 
 /** Options of {@link sqliteBackend}. */
 export interface SqliteBackendOptions {
@@ -62,11 +51,6 @@ export function sqliteBackend(options: SqliteBackendOptions = {}): BackendFactor
   };
 }
 
-/** Most other forms of one word added to a query. */
-const MAX_FORMS = 16;
-/** Past this many files written in one reindex, word forms come from the index vocabulary. */
-const BULK_FILES = 200;
-
 const key = (source: string, path: string) => `${source}/${path}`;
 
 type Statement = Database.Statement;
@@ -76,8 +60,6 @@ interface WriterCache {
   version: number;
   files: Map<string, StoredFile>;
   byId: Map<number, StoredFile>;
-  /** `<lang>\0<term>` pairs already in `terms`; loaded on first need. */
-  terms: Set<string> | undefined;
 }
 
 function cancelled(): MemoryError {
@@ -96,6 +78,7 @@ class SqliteBackend implements MemoryBackend {
   private notes: string[];
   private closed = false;
   private cache: WriterCache | undefined;
+  private facts: ChunkFacts | undefined;
   private readonly statements = new Map<Db, Map<string, Statement>>();
 
   constructor(path: string, context: BackendContext) {
@@ -167,126 +150,40 @@ class SqliteBackend implements MemoryBackend {
     return this.snapshot(() => this.searchLocked(request));
   }
 
+  /** The ranking's facts about every chunk, reloaded when another connection committed. */
+  private chunkFacts(): ChunkFacts {
+    const r = this.reader;
+    const version = this.stmt(r, SQL.dataVersion).pluck().get() as number;
+    if (this.facts?.version === version) return this.facts;
+    this.facts = loadFacts(
+      version,
+      (sql) => this.stmt(r, sql),
+      (k) => this.stmt(r, SQL.getMeta).pluck().get(k) as string | undefined,
+    );
+    return this.facts;
+  }
+
   private searchLocked(request: SearchRequest): SearchPage {
     const r = this.reader;
-    const params: Record<string, unknown> = {};
-    const filters = { source: request.source !== undefined, files: false };
-    if (request.source !== undefined) params.source = request.source;
-    if (request.pathFilter) {
+    let allowed: ((fileId: number) => boolean) | undefined;
+    if (request.pathFilter || request.source !== undefined) {
       const rows = (
         request.source === undefined
           ? this.stmt(r, SQL.filesForFilter).raw(true).all()
           : this.stmt(r, SQL.filesForFilterOfSource).raw(true).all(request.source)
       ) as Array<[number, string, string]>;
       const keep = request.pathFilter;
-      params.files = JSON.stringify(rows.filter(([, s, p]) => keep(s, p)).map(([id]) => id));
-      filters.files = true;
+      const ids = new Set(rows.filter(([, s, p]) => !keep || keep(s, p)).map(([id]) => id));
+      allowed = (id) => ids.has(id);
     }
+    const facts = this.chunkFacts();
+    const stmt = (sql: string) => this.stmt(r, sql);
     const need = request.offset + request.limit + 1;
-    const rankStmt = this.stmt(r, rankSql(filters));
-    const cappedStmt = this.stmt(r, rankSql({ ...filters, floor: true }));
-    const capStmt = this.stmt(r, capSql(filters)).pluck();
-    let capped = false;
-    /**
-     * Ranks the chunks matching `q`. Past MAX_RANKED_CHUNKS matches only that many are ranked:
-     * with a `headed` expression (the matches whose heading holds a query term), those first,
-     * newest first, then the newest other matches; without one, the newest matches.
-     */
-    const rank = (q: string, limit: number, headed?: string) => {
-      const floor = capStmt.get({ ...params, q, cap: MAX_RANKED_CHUNKS }) as number | undefined;
-      if (floor !== undefined) capped = true;
-      let found: Array<{ id: number; score: number }>;
-      if (floor === undefined) {
-        found = rankStmt.all({ ...params, q, limit }) as typeof found;
-      } else if (headed === undefined) {
-        found = cappedStmt.all({ ...params, q, limit, floor: BigInt(floor) }) as typeof found;
-      } else {
-        const newest = this.stmt(r, newestSql(filters)).pluck();
-        let first: number[] = [];
-        try {
-          first = newest.all({ ...params, q: headed, cap: MAX_RANKED_CHUNKS }) as number[];
-        } catch (error) {
-          // A raw expression FTS5 takes whole but not inside a column filter: newest only.
-          if ((error as { code?: string }).code !== 'SQLITE_ERROR') throw error;
-        }
-        const picked = new Set(first);
-        if (picked.size < MAX_RANKED_CHUNKS) {
-          for (const id of newest.all({ ...params, q, cap: MAX_RANKED_CHUNKS }) as number[]) {
-            if (picked.size >= MAX_RANKED_CHUNKS) break;
-            picked.add(id);
-          }
-        }
-        const ids = [...picked];
-        found = this.stmt(r, rankAmongSql(filters)).all({
-          ...params,
-          q,
-          limit,
-          ids: JSON.stringify(ids),
-          lo: BigInt(Math.min(...ids)),
-        }) as typeof found;
-      }
-      return found.map((row) => ({ id: row.id, score: -row.score }));
-    };
-
-    let match: SearchMatch;
-    let expression: string;
-    let rows: Array<{ id: number; score: number }>;
-    const used = new Set<string>();
-    if (request.query.kind === 'raw') {
-      match = 'raw';
-      expression = request.query.text;
-      try {
-        // Matches whose heading alone matches the expression (a NOT may hold in the heading
-        // and not in the whole chunk, hence the AND).
-        rows = rank(expression, need, `(${expression}) AND ${headedFts(expression)}`);
-      } catch (error) {
-        if ((error as { code?: string }).code === 'SQLITE_ERROR') {
-          throw new RawQueryError((error as Error).message);
-        }
-        throw error;
-      }
-    } else {
-      let terms = request.query.terms;
-      let forms = this.wordForms(terms);
-      match = 'all';
-      expression = termsToFts(terms, 'all');
-      let wide = withForms(terms, forms, 'all');
-      rows = rank(
-        expression,
-        need,
-        terms.length === 1
-          ? headedFts(expression)
-          : `(${expression}) AND ${headedFts(termsToFts(terms, 'any'))}`,
-      );
-      if (
-        rows.length === 0 &&
-        terms.length > 1 &&
-        !(wide && this.stmt(r, existsSql(filters)).get({ ...params, q: wide }))
-      ) {
-        match = 'any';
-        const kept = this.pruneCommon(terms);
-        if (kept) {
-          forms = kept.map((t) => forms[terms.indexOf(t)]!);
-          terms = kept;
-        }
-        expression = termsToFts(terms, 'any');
-        wide = withForms(terms, forms, 'any');
-        rows = rank(expression, need, headedFts(expression));
-      }
-      if (wide && rows.length < need) {
-        // Second tier: chunks matched only through other forms of the words, ranked below
-        // every exact match (their scores are scaled under the lowest exact score).
-        const second = rank(`(${wide}) NOT (${expression})`, need - rows.length);
-        const floor = rows.at(-1)?.score;
-        const top = second[0]?.score;
-        if (floor !== undefined && top !== undefined && top >= floor) {
-          const factor = (floor / top) * 0.99;
-          for (const row of second) row.score *= factor;
-        }
-        if (second.length > 0) for (const f of forms) for (const w of f) used.add(w);
-        rows = rows.concat(second);
-      }
-    }
+    const ranked =
+      request.query.kind === 'raw'
+        ? rankRaw(request.query.text, facts, stmt, allowed, need)
+        : rankText(request.query.text, facts, stmt, allowed, need);
+    const rows = ranked.rows;
     const page = rows.slice(request.offset, request.offset + request.limit);
     const details = new Map<number, Record<string, unknown>>();
     if (page.length > 0) {
@@ -308,57 +205,25 @@ class SqliteBackend implements MemoryBackend {
         endByte: d.end_byte as number,
         headingPath: d.heading_path as string,
         score: p.score,
+        language: d.lang as Language,
         version: d.sha256 as string,
         size: d.size as number,
         mtime: d.mtime as number,
       });
     }
+    const words = ranked.plan?.clauses.filter((c) => c.kind === 'word').map((c) => c.surface[0]!);
     return {
-      match,
-      expression,
+      match: ranked.match,
+      expression: ranked.expression,
       hits,
       more: rows.length > request.offset + request.limit,
-      forms: [...used],
-      capped,
+      forms: [],
+      formsOf:
+        words && words.length > 0
+          ? facts.queryLanguages.map((language) => ({ language, words }))
+          : [],
+      capped: ranked.capped,
     };
-  }
-
-  /**
-   * Other indexed forms of each single-word, non-prefix term: words that share its Snowball
-   * stem in a language some indexed note is written in.
-   */
-  private wordForms(terms: readonly QueryTerm[]): string[][] {
-    const stored = this.stmt(this.reader, SQL.getMeta).pluck().get('languages') as
-      | string
-      | undefined;
-    const languages = (stored ? (JSON.parse(stored) as Language[]) : []).filter((l) =>
-      STEMMED_LANGUAGES.includes(l as Exclude<Language, 'simple'>),
-    );
-    const formsOf = this.stmt(this.reader, SQL.formsOf).pluck();
-    return terms.map((t) => {
-      if (languages.length === 0 || t.prefix || t.words.length !== 1) return [];
-      const word = foldWord(t.words[0]!);
-      const out = new Set<string>();
-      for (const lang of languages) {
-        for (const form of formsOf.all(lang, stemWord(word, lang)) as string[]) {
-          if (form !== word) out.add(form);
-        }
-      }
-      return [...out].sort().slice(0, MAX_FORMS);
-    });
-  }
-
-  /** See `pruneCommonTerms`: the any-term query without words found in most chunks. */
-  private pruneCommon(terms: readonly QueryTerm[]): QueryTerm[] | undefined {
-    const chunks = Number(this.stmt(this.reader, SQL.chunkCount).pluck().get() ?? 0);
-    const df = this.stmt(this.reader, SQL.documentFrequency).pluck();
-    // Prefixes and phrases: unknown frequency, always kept.
-    const freq = terms.map((t) =>
-      t.prefix || t.words.length !== 1
-        ? -1
-        : ((df.get(foldWord(t.words[0]!)) as number | undefined) ?? 0),
-    );
-    return pruneCommonTerms(terms, freq, chunks);
   }
 
   // ---------------------------------------------------------------- reads
@@ -450,7 +315,7 @@ class SqliteBackend implements MemoryBackend {
       files.set(key(source, path), f);
       byId.set(id, f);
     }
-    this.cache = { version, files, byId, terms: undefined };
+    this.cache = { version, files, byId };
     return this.cache;
   }
 
@@ -497,32 +362,12 @@ class SqliteBackend implements MemoryBackend {
   }
 }
 
-/** FTS5 syntax for terms where a term with other forms matches any of them. */
-function withForms(
-  terms: readonly QueryTerm[],
-  forms: readonly string[][],
-  mode: 'all' | 'any',
-): string | undefined {
-  if (!forms.some((f) => f.length > 0)) return undefined;
-  return terms
-    .map((t, i) => {
-      const f = forms[i]!;
-      if (f.length === 0) return termToFts(t);
-      return `(${[termToFts(t), ...f.map((w) => termToFts({ words: [w], prefix: false }))].join(' OR ')})`;
-    })
-    .join(mode === 'all' ? ' AND ' : ' OR ');
-}
-
 /** One reindex transaction: SQL now, the writer cache updated once the transaction commits. */
 class SqliteWriter implements IndexWriter {
   private readonly log: Array<(cache: WriterCache) => void> = [];
-  private written = 0;
-  private bulk = false;
   private cleared = false;
   /** Languages of the files written in this transaction. */
   private readonly languages = new Set<Language>();
-  /** `<lang>\0<term>` pairs added to `terms` in this transaction. */
-  private readonly newTerms = new Set<string>();
   /** Chunks and files added minus removed in this transaction. */
   private chunkDelta = 0;
   private fileDelta = 0;
@@ -539,8 +384,6 @@ class SqliteWriter implements IndexWriter {
   /** Applies this transaction's changes to the cache (after COMMIT). */
   committed(): void {
     for (const apply of this.log) apply(this.cache);
-    if (this.cleared) this.cache.terms = new Set(this.newTerms);
-    else if (this.cache.terms) for (const t of this.newTerms) this.cache.terms.add(t);
   }
 
   async recordedSources(): Promise<Array<{ id: string; root: string }>> {
@@ -573,7 +416,6 @@ class SqliteWriter implements IndexWriter {
     this.backend.writerDb.exec(SQL.ftsDeleteAll);
     this.backend.writerDb.exec(SQL.clear);
     this.cleared = true;
-    this.newTerms.clear();
     this.chunkDelta = 0;
     this.fileDelta = 0;
     this.log.push((c) => {
@@ -586,6 +428,7 @@ class SqliteWriter implements IndexWriter {
     const insertChunk = this.s(SQL.insertChunk);
     const insertFts = this.s(SQL.ftsInsert);
     for (const c of chunks) {
+      const f = c.fields;
       const id = insertChunk.run(
         fileId,
         c.startLine,
@@ -593,11 +436,20 @@ class SqliteWriter implements IndexWriter {
         c.startByte,
         c.endByte,
         c.headingPath,
+        f.language,
+        f.title.length,
+        f.headings.length,
+        f.body.length,
       ).lastInsertRowid;
-      insertFts.run(id, c.headingPath, c.text);
+      insertFts.run(
+        id,
+        f.title.terms.join(' '),
+        f.headings.terms.join(' '),
+        f.body.terms.join(' '),
+      );
     }
     this.chunkDelta += chunks.length;
-    this.recordTerms(file, chunks);
+    this.languages.add(file.language);
   }
 
   private deleteChunks(fileId: number): void {
@@ -606,51 +458,6 @@ class SqliteWriter implements IndexWriter {
     for (const id of ids) ftsDelete.run(id);
     this.s(SQL.deleteChunksOfFile).run(fileId);
     this.chunkDelta -= ids.length;
-  }
-
-  /**
-   * Records the words of a file in `terms` under its language, so a search can find their
-   * other forms. Past {@link BULK_FILES} files in one reindex, notes in the default language
-   * are left to `finish`, which takes their words from the index vocabulary in one pass.
-   */
-  private recordTerms(file: FileRecord, chunks: readonly ChunkRecord[]): void {
-    this.languages.add(file.language);
-    if (file.language === 'simple') return;
-    const isDefault = file.language === this.backend.language;
-    if (isDefault && ++this.written > BULK_FILES) this.bulk = true;
-    if (isDefault && this.bulk) return;
-    const words = new Set<string>();
-    for (const c of chunks) {
-      for (const w of c.headingPath.toLowerCase().match(WORD) ?? []) words.add(w);
-      for (const w of c.text.toLowerCase().match(WORD) ?? []) words.add(w);
-    }
-    this.insertTerms(file.language, words);
-  }
-
-  /** The `terms` pairs committed before this transaction (empty after `clear`). */
-  private committedTerms(): ReadonlySet<string> {
-    if (this.cleared) return EMPTY;
-    if (!this.cache.terms) {
-      const known = new Set<string>();
-      for (const [lang, term] of this.s(SQL.allTerms).raw(true).all() as Array<[string, string]>) {
-        known.add(`${lang}\u0000${term}`);
-      }
-      this.cache.terms = known;
-    }
-    return this.cache.terms;
-  }
-
-  private insertTerms(language: Language, words: Iterable<string>): void {
-    const committed = this.committedTerms();
-    const insert = this.s(SQL.insertTerm);
-    for (const raw of words) {
-      // Lower-case ASCII is already folded; anything else is folded like the index folds it.
-      const term = /^[\x00-\x7f]*$/.test(raw) ? raw : foldWord(raw);
-      const k = `${language}\u0000${term}`;
-      if (committed.has(k) || this.newTerms.has(k)) continue;
-      this.newTerms.add(k);
-      insert.run(language, stemWord(term, language), term);
-    }
   }
 
   private stored(id: number, file: FileIdentity): StoredFile {
@@ -750,13 +557,6 @@ class SqliteWriter implements IndexWriter {
 
   async finish(summary: FinishSummary): Promise<{ files: number; chunks: number }> {
     const db = this.backend.writerDb;
-    if (this.bulk && summary.language !== 'simple') {
-      // Many notes were written: take their words from the index vocabulary in one pass.
-      db.exec(
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.writer_vocab USING fts5vocab(main, 'chunks_fts', 'row')",
-      );
-      this.insertTerms(summary.language, this.s(SQL.writerVocabulary).pluck().all() as string[]);
-    }
     const getMeta = this.s(SQL.getMeta).pluck();
     const setMeta = this.s(SQL.setMeta);
     const upsertSource = this.s(SQL.upsertSource);
@@ -780,5 +580,3 @@ class SqliteWriter implements IndexWriter {
     return { files, chunks };
   }
 }
-
-const EMPTY: ReadonlySet<string> = new Set();

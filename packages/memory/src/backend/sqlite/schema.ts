@@ -15,13 +15,12 @@ import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { STATE_DIR_NAME, ToolError } from '@lectern/core';
 import type Database from 'better-sqlite3';
 import { sqlite } from './native.js';
-import { HEADING_WEIGHT } from './sql.js';
 
 /** A better-sqlite3 connection. */
 export type Db = Database.Database;
 
 /** Bumped when the schema changes; an index with another version is rebuilt. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -53,7 +52,11 @@ CREATE TABLE IF NOT EXISTS chunks (
   end_line INTEGER NOT NULL,
   start_byte INTEGER NOT NULL,
   end_byte INTEGER NOT NULL,
-  heading_path TEXT NOT NULL
+  heading_path TEXT NOT NULL,
+  lang TEXT NOT NULL,
+  title_len INTEGER NOT NULL,
+  headings_len INTEGER NOT NULL,
+  body_len INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_file ON chunks (file);
 CREATE TABLE IF NOT EXISTS problems (
@@ -65,18 +68,13 @@ CREATE TABLE IF NOT EXISTS problems (
   message TEXT NOT NULL,
   PRIMARY KEY (source, path)
 );
-CREATE TABLE IF NOT EXISTS terms (
-  lang TEXT NOT NULL,
-  stem TEXT NOT NULL,
-  term TEXT NOT NULL,
-  PRIMARY KEY (lang, stem, term)
-) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
+  title,
   heading_path,
   body,
   content = '',
   contentless_delete = 1,
-  tokenize = 'unicode61 remove_diacritics 2'
+  tokenize = 'ascii'
 );
 `;
 
@@ -215,10 +213,6 @@ function ensureSchema(db: Db, warnings: string[]): void {
   db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(
     String(SCHEMA_VERSION),
   );
-  // Raw queries that order by rank get the same BM25 weights as every other search.
-  db.exec(
-    `INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('rank', 'bm25(${HEADING_WEIGHT}, 1.0)')`,
-  );
 }
 
 /** The real path of `path`, resolving its nearest existing ancestor (the rest may not exist). */
@@ -317,9 +311,13 @@ function openOnce(path: string, warnings: string[]): OpenedDatabase {
     check(writer, path);
     writer.transaction(() => ensureSchema(writer, warnings)).immediate();
     const reader = connect(path);
-    // Per-connection view of the index vocabulary (document frequency per term).
+    // Per-connection views of the index vocabulary: document frequency per term, and where
+    // each term occurs (chunk, field), which the ranking counts.
     reader.exec(
       "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, 'chunks_fts', 'row')",
+    );
+    reader.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_places USING fts5vocab(main, 'chunks_fts', 'instance')",
     );
     return { reader, writer, warnings };
   } catch (e) {

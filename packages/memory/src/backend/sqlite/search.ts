@@ -1,0 +1,331 @@
+import type { Language } from '@lectern/text';
+import {
+  type IndexStats,
+  planQuery,
+  type QueryPlan,
+  queryClauses,
+  type Ranked,
+  Scorer,
+  termsToLookUp,
+} from '../../lib/rank.js';
+import { MAX_RANKED_CHUNKS } from '../../limits.js';
+import type { SearchMatch } from '../types.js';
+import { RawQueryError } from '../types.js';
+import { rawToFts } from './raw.js';
+import type { Db } from './schema.js';
+import { SQL } from './sql.js';
+
+type Statement = ReturnType<Db['prepare']>;
+
+/** What the ranking needs of every chunk, kept by the reader while the index is unchanged. */
+export interface ChunkFacts {
+  version: number;
+  /** Slot of each chunk id (index = id), -1 for none. */
+  slot: Int32Array;
+  /** Chunk id of each slot. */
+  id: Float64Array;
+  file: Float64Array;
+  lang: Uint8Array;
+  lengths: Uint32Array;
+  /** The languages chunks are in, by the code `lang` holds. */
+  languages: Language[];
+  /**
+   * The languages a query is analysed in: those recorded by the reindexes since the last full
+   * one (the `languages` meta row, as on every backend), sorted.
+   */
+  queryLanguages: Language[];
+  stats: IndexStats;
+}
+
+const COLUMNS = ['title', 'heading_path', 'body'] as const;
+
+/** Loads the facts of every chunk and the index totals (one pass over `chunks`). */
+export function loadFacts(
+  version: number,
+  stmt: (sql: string) => Statement,
+  meta: (key: string) => string | undefined,
+): ChunkFacts {
+  const rows = stmt(SQL.chunkFacts).raw(true).all() as Array<
+    [number, number, string, number, number, number]
+  >;
+  const n = rows.length;
+  let maxId = 0;
+  for (const r of rows) if (r[0] > maxId) maxId = r[0];
+  const slot = new Int32Array(maxId + 1).fill(-1);
+  const ids = new Float64Array(n);
+  const file = new Float64Array(n);
+  const lang = new Uint8Array(n);
+  const lengths = new Uint32Array(3 * n);
+  const languages: Language[] = [];
+  const codes = new Map<string, number>();
+  const totals = { title: 0, headings: 0, body: 0 };
+  rows.forEach(([id, f, l, t, h, b], i) => {
+    slot[id] = i;
+    ids[i] = id;
+    file[i] = f;
+    let code = codes.get(l);
+    if (code === undefined) {
+      code = languages.length;
+      codes.set(l, code);
+      languages.push(l as Language);
+    }
+    lang[i] = code;
+    lengths[3 * i] = t;
+    lengths[3 * i + 1] = h;
+    lengths[3 * i + 2] = b;
+    totals.title += t;
+    totals.headings += h;
+    totals.body += b;
+  });
+  const stored = meta('languages');
+  const recorded = new Set<Language>(stored ? (JSON.parse(stored) as Language[]) : []);
+  for (const l of languages) recorded.add(l);
+  const queryLanguages = recorded.size > 0 ? [...recorded].sort() : (['simple'] as Language[]);
+  return {
+    version,
+    slot,
+    id: ids,
+    file,
+    lang,
+    lengths,
+    languages,
+    queryLanguages,
+    stats: { docs: n, totals },
+  };
+}
+
+/** A ranked page's ids and scores, and what to tell the user about it. */
+export interface RankedPage {
+  match: SearchMatch;
+  expression: string;
+  /** The best `need` chunks, best first. */
+  rows: Ranked[];
+  capped: boolean;
+  plan: QueryPlan | undefined;
+}
+
+/**
+ * Ranks the chunks for a question: plan it (`lib/rank.ts`) with the vocabulary's document
+ * frequencies, count each informative clause's occurrences per field in the chunks that hold
+ * it (`fts5vocab` instances for words and prefixes; a column-filtered FTS5 phrase query for
+ * phrases, once per field), and score them with the shared BM25F. `allowed` narrows to files.
+ */
+export function rankText(
+  text: string,
+  facts: ChunkFacts,
+  stmt: (sql: string) => Statement,
+  allowed: ((fileId: number) => boolean) | undefined,
+  need: number,
+): RankedPage {
+  const languages = facts.queryLanguages;
+  const clauses = queryClauses(text, languages);
+  const plan = makePlan(clauses, languages, facts, stmt);
+  const rows = gather(plan, facts, stmt, allowed, undefined).top(need);
+  const top = rows[0];
+  const match: SearchMatch =
+    top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
+  return { match, expression: plan.expression, rows, capped: false, plan };
+}
+
+function makePlan(
+  clauses: ReturnType<typeof queryClauses>,
+  languages: readonly Language[],
+  facts: ChunkFacts,
+  stmt: (sql: string) => Statement,
+): QueryPlan {
+  const { terms, prefixes } = termsToLookUp(clauses, languages);
+  const dfStmt = stmt(SQL.documentFrequency).pluck();
+  const df = new Map<string, number>();
+  for (const t of terms) df.set(t, (dfStmt.get(t) as number | undefined) ?? 0);
+  const expansions = new Map<string, Array<{ term: string; df: number }>>();
+  const range = stmt(SQL.termsInRange).raw(true);
+  for (const p of prefixes) {
+    const list = range.all(p, `${p}\u{10ffff}`) as Array<[string, number]>;
+    expansions.set(
+      p,
+      list.map(([term, d]) => ({ term, df: d })),
+    );
+  }
+  return planQuery(clauses, languages, df, expansions, facts.stats);
+}
+
+/** Splits a packed list of `id * 4 + field` codes (see `SQL.places`). */
+function eachPlace(packed: string, visit: (id: number, field: number) => void): void {
+  let n = 0;
+  for (let i = 0; i <= packed.length; i++) {
+    const c = i < packed.length ? packed.charCodeAt(i) : 44;
+    if (c === 44) {
+      visit(Math.floor(n / 4), n % 4);
+      n = 0;
+    } else {
+      n = n * 10 + (c - 48);
+    }
+  }
+}
+
+/**
+ * Scores the chunks holding the plan's clauses, a clause at a time in the plan's order:
+ * occurrences of a word (or of each term a prefix stands for) come from the `fts5vocab`
+ * instances, grouped by chunk; a phrase's presence in each field from a column-filtered FTS5
+ * phrase query. `within`, when given, limits the candidates to those chunk ids (a raw
+ * query's matches) and keeps every one of them, holding a clause or not.
+ */
+function gather(
+  plan: QueryPlan,
+  facts: ChunkFacts,
+  stmt: (sql: string) => Statement,
+  allowed: ((fileId: number) => boolean) | undefined,
+  within: ReadonlySet<number> | undefined,
+): Scorer {
+  const scorer = new Scorer(plan, facts.stats, facts.id.length);
+  const langCode = new Map<Language, number>(facts.languages.map((l, i) => [l, i]));
+  const lengths = facts.lengths;
+  const slotOf = (id: number): number => {
+    const s = id < facts.slot.length ? facts.slot[id]! : -1;
+    if (s < 0) return -1;
+    if (within && !within.has(id)) return -1;
+    if (allowed && !allowed(facts.file[s]!)) return -1;
+    return s;
+  };
+  const counts = new Float64Array(3);
+  const view = (s: number) => lengths.subarray(3 * s, 3 * s + 3);
+  const places = stmt(SQL.places).pluck();
+  const matching = stmt(SQL.matching).pluck();
+  plan.clauses.forEach((clause, i) => {
+    if (clause.kind === 'prefix') {
+      // The terms it stands for, summed per chunk before saturation (in any language).
+      const sums = new Map<number, Float64Array>();
+      for (const t of clause.terms.values().next().value ?? []) {
+        const packed = places.get(t) as string | null;
+        if (!packed) continue;
+        eachPlace(packed, (id, f) => {
+          const s = slotOf(id);
+          if (s < 0) return;
+          let a = sums.get(s);
+          if (!a) {
+            a = new Float64Array(3);
+            sums.set(s, a);
+          }
+          a[f]! += 1;
+        });
+      }
+      for (const [s, a] of sums) {
+        scorer.add(
+          i,
+          s,
+          facts.id[s]!,
+          facts.languages[facts.lang[s]!]!,
+          view(s),
+          a[0]!,
+          a[1]!,
+          a[2]!,
+        );
+      }
+      return;
+    }
+    // Which languages' chunks each distinct term (or phrase) answers for.
+    const byTerms = new Map<string, Set<number>>();
+    for (const [l, terms] of clause.terms) {
+      const code = langCode.get(l);
+      if (code === undefined) continue;
+      const key = terms.join(' ');
+      const set = byTerms.get(key) ?? new Set<number>();
+      set.add(code);
+      byTerms.set(key, set);
+    }
+    for (const [key, langs] of byTerms) {
+      if (clause.kind === 'phrase') {
+        const quoted = `"${key.replace(/"/g, '""')}"`;
+        const flags = new Map<number, number>();
+        COLUMNS.forEach((col, f) => {
+          for (const id of matching.all(`{${col}} : ${quoted}`, 1e9) as number[]) {
+            const s = slotOf(id);
+            if (s < 0 || !langs.has(facts.lang[s]!)) continue;
+            flags.set(s, (flags.get(s) ?? 0) | (1 << f));
+          }
+        });
+        for (const [s, m] of flags) {
+          scorer.add(
+            i,
+            s,
+            facts.id[s]!,
+            facts.languages[facts.lang[s]!]!,
+            view(s),
+            m & 1,
+            (m >> 1) & 1,
+            (m >> 2) & 1,
+          );
+        }
+        continue;
+      }
+      const packed = places.get(key) as string | null;
+      if (!packed) continue;
+      // Occurrences come grouped by chunk: count one chunk's, then score it.
+      let at = -1;
+      const flush = () => {
+        if (at >= 0) {
+          scorer.add(
+            i,
+            at,
+            facts.id[at]!,
+            facts.languages[facts.lang[at]!]!,
+            view(at),
+            counts[0]!,
+            counts[1]!,
+            counts[2]!,
+          );
+          counts.fill(0);
+        }
+      };
+      eachPlace(packed, (id, f) => {
+        const s = slotOf(id);
+        if (s !== at) {
+          flush();
+          at = s >= 0 && langs.has(facts.lang[s]!) ? s : -1;
+        }
+        if (at >= 0) counts[f]! += 1;
+      });
+      flush();
+    }
+  });
+  if (within) {
+    for (const id of within) {
+      const s = slotOf(id);
+      if (s >= 0) scorer.touch(s, id);
+    }
+  }
+  return scorer;
+}
+
+/**
+ * Ranks a raw FTS5 query: its words are analysed as the notes were (`raw.ts`), the matches
+ * (at most {@link MAX_RANKED_CHUNKS}, the most recently indexed) are scored by BM25F over the
+ * words it contains. Throws {@link RawQueryError} for an expression FTS5 refuses.
+ */
+export function rankRaw(
+  text: string,
+  facts: ChunkFacts,
+  stmt: (sql: string) => Statement,
+  allowed: ((fileId: number) => boolean) | undefined,
+  need: number,
+): RankedPage {
+  const languages = facts.queryLanguages;
+  const { expression, words } = rawToFts(text, languages);
+  let ids: number[];
+  try {
+    ids = stmt(SQL.matching)
+      .pluck()
+      .all(expression, MAX_RANKED_CHUNKS + 1) as number[];
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_ERROR') {
+      throw new RawQueryError((error as Error).message);
+    }
+    throw error;
+  }
+  const capped = ids.length > MAX_RANKED_CHUNKS;
+  if (capped) ids = ids.slice(0, MAX_RANKED_CHUNKS);
+  const clauses = queryClauses(words.join(' '), languages);
+  const plan = makePlan(clauses, languages, facts, stmt);
+  const rows = gather(plan, facts, stmt, allowed, new Set(ids)).top(need);
+  return { match: 'raw', expression: text, rows, capped, plan };
+}
