@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Analysis } from './offline-judge.js';
+import type { Analysis } from './evidence.js';
 import { topLevelParams } from './signals.js';
 import { words } from './text.js';
 import { DIMENSION_WEIGHTS, DIMENSIONS, type Dimension, type ToolJudgeInput } from './types.js';
