@@ -26,7 +26,7 @@ export const WHEN_CUES = [
   cue('(?:start|begin)\\s+(?:here|with\\s+this)'),
   cue('after\\s+(?:obtaining|getting|calling|finding|running|listing|searching|you)'),
   cue(
-    '(?:úsal[ao]|úsela|úselo|usa\\s+est[ae]|use\\s+est[ae]|llámal[ao]|sirve\\s+para|útil\\s+(?:para|cuando)|pensad[ao]\\s+para|cuando\\s+(?:necesites|quieras|tengas|ya)|después\\s+de\\s+(?:obtener|buscar|llamar|usar)|tras\\s+(?:obtener|buscar|llamar))',
+    '(?:úsal[ao]|úsela|úselo|usa\\s+est[ae]|use\\s+est[ae]|utiliza\\s+est[ae]|utilízal[ao]|empléal[ao]|llámal[ao]|sirve\\s+para|útil\\s+(?:para|cuando)|ideal\\s+para|pensad[ao]\\s+para|diseñad[ao]\\s+para|cuando\\s+(?:necesites|quieras|tengas|ya|el\\s+usuario|se\\s+necesite)|después\\s+de\\s+(?:obtener|buscar|llamar|usar|consultar)|antes\\s+de\\s+(?:llamar|usar|crear|modificar)|tras\\s+(?:obtener|buscar|llamar)|empieza\\s+por\\s+aquí)',
   ),
 ];
 
@@ -41,7 +41,7 @@ export const WHEN_NOT_CUES = [
   cue('only\\s+(?:for|when|if)'),
   cue('no\\s+need\\s+to|not\\s+needed|unnecessary|no\\s+hace\\s+falta|no\\s+es\\s+necesari[oa]'),
   cue(
-    '(?:no\\s+(?:uses|use|llames|sirve\\s+para|es\\s+para|lo\\s+uses|la\\s+uses)|en\\s+(?:lugar|vez)\\s+de|nunca\\s+(?:uses|leas|llames|muestres)|evita)',
+    '(?:no\\s+(?:uses|use|utilices|llames|sirve\\s+para|es\\s+para|l[ao]s?\\s+(?:uses|utilices|llames))|en\\s+(?:lugar|vez)\\s+de|nunca\\s+(?:uses|utilices|leas|llames|muestres)|evita|sól?o\\s+(?:si|cuando|para)|únicamente\\s+(?:si|cuando|para)|para\\s+\\S+\\s+(?:usa|utiliza)\\s)',
   ),
 ];
 
@@ -193,7 +193,7 @@ export type BehaviourKey =
 
 /** Words that give a parameter mention meaning beyond its name. */
 export const PARAM_CUES = cue(
-  "default\\w*|1-based|0-based|zero-based|one-based|format|as\\s+returned\\s+by|returned\\s+by|from|pass(?:ed|ing)?|must|cannot|can't|only|omit\\w*|empty|wins|overrides?|instead\\s+of|range|max\\w*|min\\w*|at\\s+most|up\\s+to|e\\.g\\.|like|relative|between|each|per|caps?|selects?|picks?|requires?|to\\s+(?:get|pick|detect|choose|read|select|skip|limit|continue|resume|fetch)|when|if|before|after|back\\s+as|por\\s+defecto|devuelt[oa]\\s+por|como|desde|hasta|entre",
+  "default\\w*|1-based|0-based|zero-based|one-based|format|as\\s+returned\\s+by|returned\\s+by|from|pass(?:ed|ing)?|must|cannot|can't|only|omit\\w*|empty|wins|overrides?|instead\\s+of|range|max\\w*|min\\w*|at\\s+most|up\\s+to|e\\.g\\.|like|relative|between|each|per|caps?|selects?|picks?|requires?|to\\s+(?:get|pick|detect|choose|read|select|skip|limit|continue|resume|fetch)|when|if|before|after|back\\s+as|por\\s+defecto|predeterminad[oa]|devuelt[oa]\\s+por|como|desde|hasta|entre|formato|debe|obligatori[oa]|opcional|sól?o|si|cuando|antes|después|máximo|mínimo|rango|omit\\w+|vacío|p\\.\\s?ej\\.|por\\s+ejemplo|cada",
 );
 
 export const FILLER = cue(

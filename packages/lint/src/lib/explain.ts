@@ -64,3 +64,7 @@ export function summaryOf(scores: Record<Dimension, DimensionJudgement>): string
     ? `${best.length ? `Strong on ${best.slice(0, 3).join(', ')}. ` : ''}Weakest on ${LABEL[worst[0]]} (${worst[1].score}/5): ${worst[1].fix}`
     : 'Every dimension is at 5: purpose, usage, behaviour and parameters are all stated with evidence.';
 }
+
+/** Said on purpose when the tail guard kept the rule scores of an empty definition. */
+export const GUARD_NOTE =
+  "Not calibrated upward: the definition has no usable content (a handful of words or the name restated, and no parameter meaning), so it keeps the rules' scores.";

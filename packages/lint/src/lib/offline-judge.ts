@@ -2,10 +2,12 @@
 // fitted models (model.ts, calibration/weights.json) combined into the calibrated score, with
 // the explanations of explain.ts. Changes when the way rules and models combine changes.
 import { coherenceOffline } from './coherence.js';
-import { calibrationNote, raiseFix, summaryOf } from './explain.js';
+import { calibrationNote, GUARD_NOTE, raiseFix, summaryOf } from './explain.js';
 import {
   defaultWeights,
+  emptyWords,
   featureVector,
+  guarded,
   type ModelWeights,
   predictScores,
   type RuleScores,
@@ -24,11 +26,18 @@ export { type BehaviourKey, isKeywordList, nearestSibling, statesConcreteFact } 
 export { type Analysis, analyze, type ParamEvidence } from './evidence.js';
 export { judgeToolRules } from './rules.js';
 
-/** The rule scores and the feature vector of one definition (what the fitted models read). */
-export function toolFeatures(input: ToolJudgeInput): { x: number[]; rules: RuleScores } {
+/**
+ * The rule scores and the feature vector of one definition (what the fitted models read), and
+ * how empty it is for the tail guard (`emptyWords`).
+ */
+export function toolFeatures(input: ToolJudgeInput): {
+  x: number[];
+  rules: RuleScores;
+  empty: number;
+} {
   const { analysis, scores } = judgeToolRules(input);
   const rules = Object.fromEntries(DIMENSIONS.map((d) => [d, scores[d].score])) as RuleScores;
-  return { x: featureVector(analysis, input, rules), rules };
+  return { x: featureVector(analysis, input, rules), rules, empty: emptyWords(analysis, input) };
 }
 
 /**
@@ -51,6 +60,9 @@ export function judgeToolOffline(
     const cap = a.wordCount > 300 ? 3 : a.wordCount > 150 ? 4 : 5;
     const capped = predicted.conciseness_structure > cap;
     if (capped) predicted.conciseness_structure = cap;
+    // The tail guard: a definition with nothing usable in it is not lifted by calibration.
+    const held = guarded(weights, emptyWords(a, input));
+    if (held) for (const d of DIMENSIONS) predicted[d] = Math.min(predicted[d], rules[d]);
     for (const d of DIMENSIONS) {
       // A contradiction with the annotations is a hard finding, not a matter of calibration.
       if (d === 'behavioral_transparency' && a.contradiction) continue;
@@ -62,6 +74,7 @@ export function judgeToolOffline(
       j.justification = `${j.justification} ${calibrationNote(d, from, to, capped ? a.wordCount : null)}`;
       if (to < 5 && /^No change needed/.test(j.fix ?? '')) j.fix = raiseFix(d, a);
     }
+    if (held) scores.purpose_clarity.justification += ` ${GUARD_NOTE}`;
   }
   return {
     scores,
