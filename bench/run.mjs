@@ -17,6 +17,7 @@ import { LECTERN_BIN } from './src/lib/mcp.mjs';
 import { setWarmupCap } from './src/lib/measure.mjs';
 import { findTextSearchPeer, versions } from './src/lib/peers.mjs';
 import { markdownReport, textTable } from './src/lib/report.mjs';
+import { agent } from './src/scenarios/agent.mjs';
 import { lines } from './src/scenarios/lines.mjs';
 import { lint } from './src/scenarios/lint.mjs';
 import { memory } from './src/scenarios/memory.mjs';
@@ -82,7 +83,7 @@ const PLANS = {
   },
 };
 
-const SCENARIOS = { sections, lines, wiki, memory, postgres, lint, server };
+const SCENARIOS = { sections, lines, wiki, memory, postgres, lint, server, agent };
 
 const { values } = parseArgs({
   options: {

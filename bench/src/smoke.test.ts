@@ -2,7 +2,7 @@
 // that every scenario produced finite figures and that the results name each peer's version.
 // It never looks at how fast anything was.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +11,21 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import './postgres-context.js';
 
 const RUN = join(dirname(fileURLToPath(import.meta.url)), '..', 'run.mjs');
-const ALL = ['sections', 'lines', 'wiki', 'memory', 'postgres', 'lint', 'server'];
+const ALL = ['sections', 'lines', 'wiki', 'memory', 'postgres', 'lint', 'server', 'agent'];
+// The agent scenario reads a real corpus beside the repository (../shared/corpora); without it
+// the scenario skips itself, and a test below says so loudly.
+const RUST_BOOK = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../shared/corpora/rust-book/src',
+);
+const hasBook = existsSync(RUST_BOOK);
 // The postgres scenario runs against the test run's PostgreSQL (a private cluster started by
 // the global setup). Without one (outside CI only: under CI the setup fails the run) the other
 // scenarios still run, and a test below says loudly that the PostgreSQL rows were not checked.
 const pgProvided = inject('lecternPg');
-const SCENARIOS = pgProvided.url ? ALL : ALL.filter((s) => s !== 'postgres');
+const SCENARIOS = ALL.filter(
+  (s) => (s !== 'postgres' || pgProvided.url) && (s !== 'agent' || hasBook),
+);
 
 interface Figure {
   value: number;
@@ -33,6 +42,7 @@ interface Ratio {
 interface Row {
   scenario: string;
   measure: string;
+  unit?: 'tokens' | 'answered' | 'share';
   lectern_mcp: Figure | null;
   handler: Figure | null;
   peer: Figure & { name: string };
@@ -98,6 +108,12 @@ describe('pnpm bench --smoke', () => {
     });
   }
 
+  if (!hasBook) {
+    it(`NOT RUN: the agent scenario (no corpus at ${RUST_BOOK})`, () => {
+      console.warn(`[lectern] the bench's agent scenario did not run: ${RUST_BOOK} is absent`);
+    });
+  }
+
   it('exits 0 and prints one table', () => {
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/scenario\s+measure\s+Lectern \(MCP\)/);
@@ -118,7 +134,7 @@ describe('pnpm bench --smoke', () => {
   });
 
   it('gives every row a finite time for Lectern and its peer, and a finite ratio', () => {
-    for (const row of result().rows) {
+    for (const row of result().rows.filter((r) => !r.unit)) {
       const label = `${row.scenario} / ${row.measure}`;
       const lectern = row.lectern_mcp ?? row.handler;
       expect(lectern, label).not.toBeNull();
@@ -129,6 +145,21 @@ describe('pnpm bench --smoke', () => {
       expect(finitePositive(ratio!.value), `${label}: ratio ${ratio!.value}`).toBe(true);
       expect(ratio!.low, label).toBeLessThanOrEqual(ratio!.high);
       expect(lectern!.n, label).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('gives every count row (agent scenario) finite counts of the same questions', () => {
+    const rows = result().rows.filter((r) => r.unit);
+    expect(rows.length).toBe(hasBook ? 6 : 0);
+    for (const row of rows) {
+      const label = `${row.scenario} / ${row.measure}`;
+      for (const fig of [row.lectern_mcp!, row.peer]) {
+        expect(Number.isFinite(fig.value) && fig.value >= 0, `${label}: ${fig.value}`).toBe(true);
+        expect(fig.n, label).toBeGreaterThanOrEqual(2);
+      }
+      if (row.unit === 'tokens') expect(finitePositive(row.lectern_mcp!.value), label).toBe(true);
+      if (row.unit === 'answered')
+        expect(row.lectern_mcp!.value).toBeLessThanOrEqual(row.lectern_mcp!.n);
     }
   });
 
