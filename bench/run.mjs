@@ -16,12 +16,13 @@ import { generateWiki } from './src/corpus/wiki.mjs';
 import { LECTERN_BIN } from './src/lib/mcp.mjs';
 import { setWarmupCap } from './src/lib/measure.mjs';
 import { findTextSearchPeer, versions } from './src/lib/peers.mjs';
-import { markdownReport, textTable } from './src/lib/report.mjs';
+import { markdownReport, qualityTextTable, textTable } from './src/lib/report.mjs';
 import { agent } from './src/scenarios/agent.mjs';
 import { lines } from './src/scenarios/lines.mjs';
 import { lint } from './src/scenarios/lint.mjs';
 import { memory } from './src/scenarios/memory.mjs';
 import { postgres } from './src/scenarios/postgres.mjs';
+import { relevance } from './src/scenarios/relevance.mjs';
 import { sections } from './src/scenarios/sections.mjs';
 import { server } from './src/scenarios/server.mjs';
 import { wiki } from './src/scenarios/wiki.mjs';
@@ -48,6 +49,8 @@ const PLANS = {
     writerBatches: 25,
     writers: 8,
     pgClients: 4,
+    // Questions of the relevance scenario (null: all 225 of Cranfield).
+    relevanceQuestions: null,
     rounds: { cold: 3, heavy: 3, call: 15, fast: 30, startup: 10 },
   },
   quick: {
@@ -63,6 +66,7 @@ const PLANS = {
     writerBatches: 5,
     writers: 8,
     pgClients: 4,
+    relevanceQuestions: null,
     rounds: { cold: 2, heavy: 2, call: 3, fast: 5, startup: 3 },
   },
   smoke: {
@@ -78,12 +82,13 @@ const PLANS = {
     writerBatches: 2,
     writers: 2,
     pgClients: 2,
+    relevanceQuestions: 12,
     maxWarmup: 1,
     rounds: { cold: 2, heavy: 2, call: 2, fast: 2, startup: 2 },
   },
 };
 
-const SCENARIOS = { sections, lines, wiki, memory, postgres, lint, server, agent };
+const SCENARIOS = { sections, lines, wiki, memory, postgres, relevance, lint, server, agent };
 
 const { values } = parseArgs({
   options: {
@@ -206,6 +211,12 @@ try {
   console.log(
     'ratio = Lectern time / peer time (below 1: Lectern faster); spread: per-round ratios.',
   );
+  const relevanceTable = qualityTextTable(rows);
+  if (relevanceTable) {
+    console.log(
+      `\nRelevance on Cranfield (nDCG@10 as trec_eval ndcg_cut.10):\n${relevanceTable}\n`,
+    );
+  }
   mkdirSync(outDir, { recursive: true });
   const base = join(outDir, mode === 'full' ? date : `${date}-${mode}`);
   writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
