@@ -209,7 +209,7 @@ try {
   };
   console.log(`\n${textTable(rows)}\n`);
   console.log(
-    'ratio = Lectern time / peer time (below 1: Lectern faster); spread: per-round ratios.',
+    'ratio = Lectern time / peer time (below 1: Lectern faster); spread: per-round ratios. Agent rows: tokens and answers, Lectern / grep agent.',
   );
   const relevanceTable = qualityTextTable(rows);
   if (relevanceTable) {
