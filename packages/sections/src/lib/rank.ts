@@ -143,41 +143,53 @@ export function scoreAll(datas: readonly DocSearchData[], terms: readonly QueryT
   const rare = terms.map((_, ti) => df[ti]! <= units * COMMON_SHARE);
   const kept = rare.some((r) => r) ? rare : rare.map(() => true);
   const acc = new Map<number, Hit>();
-  // Per unit of one document, one term's frequency in each field.
-  const fields = new Map<number, { title: number; headings: number; body: number }>();
+  // One term's frequency per field in the units of one document, in arrays reused for every
+  // document and term (only the units touched are visited and cleared again).
+  let cap = 0;
+  for (const d of datas) cap = Math.max(cap, d.units.length);
+  const title = new Float64Array(cap);
+  const headings = new Float64Array(cap);
+  const body = new Float64Array(cap);
+  const touched = new Int32Array(cap);
+  const seen = new Uint8Array(cap);
+  const tf = { title: 0, headings: 0, body: 0 };
+  const len = { title: 0, headings: 0, body: 0 };
   datas.forEach((d, di) => {
     terms.forEach((_, ti) => {
       const list = lists[ti]![di];
       if (!list || !kept[ti]) return;
       const idfValue = idf(units, df[ti]!);
-      fields.clear();
-      const at = (u: number) => {
-        let f = fields.get(u);
-        if (!f) {
-          f = { title: 0, headings: 0, body: 0 };
-          fields.set(u, f);
+      let n = 0;
+      const touch = (u: number) => {
+        if (seen[u] === 0) {
+          seen[u] = 1;
+          touched[n++] = u;
         }
-        return f;
       };
       for (let i = 0; i < list.length; i += 3) {
         const u = list[i]!;
         const head = list[i + 1]!;
-        const f = at(u);
-        f.title += head;
-        f.body += list[i + 2]!;
+        touch(u);
+        title[u]! += head;
+        body[u]! += list[i + 2]!;
         if (head > 0) {
           const last = d.units[u]!.last;
-          for (let v = u + 1; v <= last; v++) at(v).headings += head;
+          for (let v = u + 1; v <= last; v++) {
+            touch(v);
+            headings[v]! += head;
+          }
         }
       }
-      for (const [u, f] of fields) {
+      for (let k = 0; k < n; k++) {
+        const u = touched[k]!;
         const unit = d.units[u]!;
-        const s = bm25f(
-          f,
-          { title: unit.headLen, headings: unit.pathLen, body: unit.bodyLen },
-          avg,
-          idfValue,
-        );
+        tf.title = title[u]!;
+        tf.headings = headings[u]!;
+        tf.body = body[u]!;
+        len.title = unit.headLen;
+        len.headings = unit.pathLen;
+        len.body = unit.bodyLen;
+        const s = bm25f(tf, len, avg, idfValue);
         const key = di * 0x1000000 + u;
         let hit = acc.get(key);
         if (!hit) {
@@ -186,7 +198,11 @@ export function scoreAll(datas: readonly DocSearchData[], terms: readonly QueryT
         }
         hit.score += s;
         hit.matched++;
-        if (f.title > 0) hit.inHeading = true;
+        if (tf.title > 0) hit.inHeading = true;
+        title[u] = 0;
+        headings[u] = 0;
+        body[u] = 0;
+        seen[u] = 0;
       }
     });
   });
