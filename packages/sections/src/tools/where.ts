@@ -11,8 +11,8 @@ import {
 } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { ENVELOPE_BYTES, whereTooLarge } from '../lib/output-budget.js';
+import { hasWords, languagesOf, queryTerms, scoreAll } from '../lib/rank.js';
 import { scopedDocs, searchData, topHits } from '../lib/scope.js';
-import { contentTokens, scoreAll } from '../lib/search.js';
 
 /** `docs_where`: the home section of a topic, or the section enclosing a line. */
 export function whereTool(index: DocsIndex) {
@@ -81,8 +81,7 @@ export function whereTool(index: DocsIndex) {
             'give either query (topic mode) or line with path or doc_id (line mode), not both.',
           );
         }
-        const terms = contentTokens(input.query);
-        if (terms.length === 0) {
+        if (!hasWords(input.query)) {
           throw new ToolError(
             'EMPTY_QUERY',
             'query has no letters or digits; describe the topic in words.',
@@ -92,7 +91,10 @@ export function whereTool(index: DocsIndex) {
           const docs = await scopedDocs(index, undefined, ctx);
           return { docs, datas: await searchData(docs) };
         });
-        const hits = topHits(scoreAll(datas, terms, { head: 8, body: 1 }), input.limit);
+        const hits = topHits(
+          scoreAll(datas, queryTerms(input.query, languagesOf(datas))),
+          input.limit,
+        );
         // One answer, no paging: the best sections must all fit the byte budget, or the call
         // says which limit fits (never a silently shorter list).
         const budget = new OutputBudget(index.maxOutputBytes, ENVELOPE_BYTES);
