@@ -101,7 +101,7 @@ export function listFilesTool(ctx: LinesContext) {
       .max(100)
       .optional()
       .describe(
-        `${field} (picomatch syntax, e.g. ${example}). A glob without / matches a name at any depth; one with / matches the whole workspace-relative path. Default: none.`,
+        `${field} (globs: * ? [abc] {a,b} and ** for any folders, e.g. ${example}; at most 512 characters and 32 wildcards each). A glob without / matches a name at any depth; one with / matches the whole workspace-relative path. Default: none.`,
       );
 
   const inputSchema = z.object({

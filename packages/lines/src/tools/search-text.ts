@@ -38,7 +38,7 @@ export function searchTextTool(ctx: LinesContext) {
       .max(100)
       .optional()
       .describe(
-        `${what} (picomatch globs; without / a glob matches a name at any depth, with / the workspace-relative path). Default: none.`,
+        `${what} (globs: * ? [abc] {a,b} and ** for any folders, at most 32 wildcards each; without / a glob matches a name at any depth, with / the workspace-relative path). Default: none.`,
       );
 
   const inputSchema = z.object({
