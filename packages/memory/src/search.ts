@@ -1,9 +1,9 @@
 import { closeSync, readSync } from 'node:fs';
 import { jsonBytes, OutputBudget, openInRootSync } from '@lectern/core';
-import picomatch from 'picomatch';
 import { RawQueryError, type SearchHit } from './backend/types.js';
 import { fileKey, type StoreContext, sourceById } from './context.js';
 import { MemoryError } from './lib/errors.js';
+import { compilePathGlob } from './lib/path-glob.js';
 import { parseQuery, type QueryTerm, queryTerms } from './lib/query.js';
 import { type Highlight, highlightOf, makeSnippet } from './lib/snippet.js';
 import {
@@ -71,16 +71,7 @@ export function checkSearch(ctx: StoreContext, options: SearchOptions) {
         { param: 'pathGlob' },
       );
     }
-    let m: (p: string) => boolean;
-    try {
-      m = picomatch(glob, { dot: false, nocase: false });
-    } catch (cause) {
-      throw new MemoryError(
-        'INVALID_GLOB',
-        `{param:pathGlob} ${JSON.stringify(glob)} is not a valid glob.`,
-        { param: 'pathGlob', cause },
-      );
-    }
+    const m = compilePathGlob(glob);
     pathFilter = (source, path) => m(path) || m(fileKey(source, path));
   }
   const raw = options.raw === true;
