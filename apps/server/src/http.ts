@@ -45,7 +45,8 @@ export interface HttpOptions {
   /** Most sessions open at once (default {@link DEFAULT_MAX_SESSIONS}); more get 503. */
   maxSessions?: number;
   /**
-   * A session with no request open for this long is closed (default
+   * A session with no request for this long (counted from the last request's start, or the last
+   * POST's answer; an open GET stream does not count) is closed (default
    * {@link DEFAULT_SESSION_IDLE_MS}); its client starts a new one with initialize.
    */
   sessionIdleMs?: number;
@@ -189,9 +190,12 @@ interface Session {
   server: McpServer;
   /** Which credential opened it (a hash of the token; '' without tokens). */
   owner: string;
-  /** Requests open on it now (POSTs being answered, GET streams). */
+  /**
+   * POSTs being answered on it now. A GET (SSE) stream is not counted: an open stream alone
+   * does not keep a session, so idle streams cannot hold every `maxSessions` slot for good.
+   */
   open: number;
-  /** When its last request started or ended (ms since epoch). */
+  /** When its last request started, or its last POST ended (ms since epoch). */
   lastSeen: number;
 }
 
@@ -279,9 +283,14 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
     }
     return String(Math.max(1, Math.ceil(soonest / 1000)));
   };
-  const track = (s: Session, res: ServerResponse) => {
-    s.open++;
+  /**
+   * Marks a request on a session: its start is activity; a POST also keeps the session until
+   * its answer ends. A GET stream's life (and the events sent on it) is not activity.
+   */
+  const track = (s: Session, req: IncomingMessage, res: ServerResponse) => {
     s.lastSeen = Date.now();
+    if (req.method !== 'POST') return;
+    s.open++;
     res.once('close', () => {
       s.open--;
       s.lastSeen = Date.now();
@@ -359,7 +368,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
             await closeSession(id, 'expired (idle)');
             return unknown();
           }
-          track(s, res);
+          track(s, req, res);
           if (req.method === 'POST') {
             const body = await readBody(req, maxBytes);
             return await s.transport.handleRequest(req, res, body);
@@ -403,7 +412,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
               release();
               const s: Session = { transport, server, owner, open: 0, lastSeen: Date.now() };
               sessions.set(sid, s);
-              track(s, res);
+              track(s, req, res);
               options.log.debug(`session ${sid} opened (${sessions.size} open)`);
             },
           });

@@ -234,30 +234,81 @@ describe('HTTP: sessions', () => {
     expect((await ping(sv.url, b.id!)).status).toBe(200);
   }, 120_000);
 
-  it('closes a session idle for --session-idle seconds, freeing its slot; an open stream keeps one alive', async () => {
+  it('closes a session idle for --session-idle seconds, freeing its slot; requests keep one alive, an open stream does not', async () => {
+    // Issue 30 #8: sessions holding a GET (SSE) stream were never idle, so N of them kept
+    // --max-sessions N full and every new client got 503 for good.
     const sv = await start(['--max-sessions', '2', '--session-idle', '1']);
-    const idle = await openSession(sv.url);
-    const held = await openSession(sv.url);
-    // A GET stream open on `held`: a session with a request open is never idle.
+    const streamed = await openSession(sv.url);
+    const busy = await openSession(sv.url);
+    // A GET stream open on `streamed`, and nothing else.
     const stream = request(sv.url, {
       method: 'GET',
       headers: {
         accept: 'text/event-stream',
-        'mcp-session-id': held.id!,
+        'mcp-session-id': streamed.id!,
         'mcp-protocol-version': '2025-06-18',
       },
     });
+    const streamEnded = new Promise<void>((resolve) => stream.on('close', () => resolve()));
+    stream.on('error', () => {});
     const streamOpen = new Promise<number>((resolve) =>
-      stream.on('response', (res) => resolve(res.statusCode ?? 0)),
+      stream.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }),
     );
     stream.end();
     expect(await streamOpen).toBe(200);
-    await new Promise((r) => setTimeout(r, 2500));
-    expect((await ping(sv.url, idle.id!)).status).toBe(404);
-    expect((await ping(sv.url, held.id!)).status).toBe(200);
+    // Both slots are taken.
+    expect((await openSession(sv.url)).response.status).toBe(503);
+    // `busy` sends a request every 300 ms for 2.5 s (over twice the idle time): kept alive.
+    for (let i = 0; i < 8; i++) {
+      expect((await ping(sv.url, busy.id!)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    // The streamed session had no request for 2.5 s: closed despite its open stream, whose
+    // response the server ended.
+    expect((await ping(sv.url, streamed.id!)).status).toBe(404);
+    await streamEnded;
+    expect((await ping(sv.url, busy.id!)).status).toBe(200);
     // The expired session's slot is free again.
     expect((await openSession(sv.url)).response.status).toBe(200);
     stream.destroy();
+  }, 120_000);
+
+  it('never lets idle streams keep --max-sessions full (every session streaming, none sending)', async () => {
+    const sv = await start(['--max-sessions', '3', '--session-idle', '1']);
+    const streams = [];
+    for (let i = 0; i < 3; i++) {
+      const opened = await openSession(sv.url);
+      const stream = request(sv.url, {
+        method: 'GET',
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': opened.id!,
+          'mcp-protocol-version': '2025-06-18',
+        },
+      });
+      const opened200 = new Promise<number>((resolve) =>
+        stream.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }),
+      );
+      stream.on('error', () => {});
+      stream.end();
+      expect(await opened200).toBe(200);
+      streams.push(stream);
+    }
+    expect((await openSession(sv.url)).response.status).toBe(503);
+    // Within a generous bound (the sweep runs every quarter of the idle time), a slot frees up.
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = (await openSession(sv.url)).response.status;
+    }
+    expect(status).toBe(200);
+    for (const stream of streams) stream.destroy();
   }, 120_000);
 
   it('lets only the token that opened a session use or delete it', async () => {
