@@ -243,17 +243,29 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
         `${h}:${port}`,
       ]),
     );
-    if (exposed && host !== '0.0.0.0' && host !== '::') {
+    // The bound address itself (also another loopback one, e.g. 127.0.0.2: the URL printed at
+    // start must answer), unless it is a wildcard.
+    if (host !== '0.0.0.0' && host !== '::') {
       const shown = host.includes(':') ? `[${host}]` : host;
       allowed.add(shown).add(`${shown}:${port}`);
     }
     return allowed.has(header.toLowerCase());
   };
+  /** How many Host headers a request carries (Node keeps only the first in `headers`). */
+  const hostHeaders = (req: IncomingMessage) => {
+    let n = 0;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      if (req.rawHeaders[i]!.toLowerCase() === 'host') n++;
+    }
+    return n;
+  };
   /** The token a request presents, when it is one of ours; '' without tokens; undefined when wrong. */
   const credential = (req: IncomingMessage): string | undefined => {
     if (tokens.length === 0) return '';
-    const auth = req.headers.authorization ?? '';
-    const given = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+    // The scheme is case-insensitive (RFC 9110 §11.1), followed by one or more spaces.
+    const auth = /^bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+    const given = auth ? auth[1]! : '';
+    if (given === '') return undefined;
     return tokens.find((t) => sameToken(given, t));
   };
   const ownerOf = (token: string) =>
@@ -312,6 +324,10 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
       }
       try {
         const url = new URL(req.url ?? '/', 'http://localhost');
+        if (hostHeaders(req) > 1) {
+          options.log.warn('refused request with more than one Host header');
+          return rpcError(res, 400, 'more than one Host header; send exactly one.');
+        }
         if (!hostOk(req.headers.host)) {
           options.log.warn(`refused request with Host ${req.headers.host ?? '(none)'}`);
           return rpcError(

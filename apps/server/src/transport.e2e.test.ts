@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { WRITE_BATCH_MAX_TEXT_CHARS } from '@lectern/wiki';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES } from './lib/limits.js';
-import { openSession, ping, rawRequest } from './test-helpers/http.js';
+import { INITIALIZE, openSession, ping, rawRequest } from './test-helpers/http.js';
 import {
   BIN,
   call,
@@ -349,6 +349,8 @@ describe('HTTP: sessions', () => {
 });
 
 describe('HTTP: where it listens', () => {
+  const start2 = (args: string[], env: Record<string, string> = {}) =>
+    startHttpServer(args, { cwd: s.dir, env });
   it('refuses a non-loopback address without a token, naming the way out', async () => {
     const r = await run(
       ['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--preset', 'atlas'],
@@ -382,6 +384,66 @@ describe('HTTP: where it listens', () => {
     } finally {
       withToken.child.kill('SIGTERM');
       open.child.kill('SIGTERM');
+    }
+  }, 120_000);
+
+  it('answers at the URL it prints for another loopback address (--host 127.0.0.2)', async () => {
+    // Issue 30: the Host allowlist held 127.0.0.1, localhost and [::1] only, so the printed
+    // http://127.0.0.2:PORT/mcp answered 403.
+    const sv = await startHttpServer(['--host', '127.0.0.2', '--preset', 'atlas'], {
+      cwd: s.dir,
+    });
+    try {
+      expect(sv.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+\/mcp$/);
+      const client = new SdkClient({ name: 'loopback-2', version: '0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(sv.url)));
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await client.close();
+      // Another Host is still refused.
+      const port = new URL(sv.url).port;
+      const evil = await rawRequest(sv.url, {
+        headers: { host: `evil.example:${port}` },
+        body: '{}',
+      });
+      expect(evil.status).toBe(403);
+    } finally {
+      sv.child.kill('SIGTERM');
+    }
+  }, 120_000);
+
+  it('refuses a request with two Host headers, and takes the bearer scheme in any case', async () => {
+    const sv = await start2(['--preset', 'atlas'], { LECTERN_TOKEN: 'case-token' });
+    try {
+      const u = new URL(sv.url);
+      // Two Host headers (the first allowed): Node keeps only the first in req.headers.
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(u.port), u.hostname, () => {
+          socket.write(
+            `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${u.port}\r\nHost: evil.example\r\n` +
+              'authorization: Bearer case-token\r\ncontent-type: application/json\r\n' +
+              `accept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(INITIALIZE)}\r\nconnection: close\r\n\r\n${INITIALIZE}`,
+          );
+        });
+        let out = '';
+        socket.on('data', (d) => {
+          out += String(d);
+        });
+        socket.on('end', () => resolve(out));
+        socket.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+      for (const scheme of ['bearer', 'BEARER', 'Bearer', 'bEaReR']) {
+        const r = await openSession(sv.url, { authorization: `${scheme} case-token` });
+        expect(r.response.status, scheme).toBe(200);
+      }
+      expect((await openSession(sv.url, { authorization: 'bearer wrong' })).response.status).toBe(
+        401,
+      );
+      expect(
+        (await openSession(sv.url, { authorization: 'Basic case-token' })).response.status,
+      ).toBe(401);
+    } finally {
+      sv.child.kill('SIGTERM');
     }
   }, 120_000);
 
