@@ -245,7 +245,7 @@ export function searchTextTool(ctx: LinesContext) {
       const params = scanParams(compiled, perFile, contextLines, limits.maxLineChars);
       const scanner = compiled.literal
         ? undefined
-        : new RegexScanner(params, limits.regexTimeoutMs);
+        : new RegexScanner(params, limits.regexTimeoutMs, limits.maxRegexWorkers);
 
       const out: Output = {
         workspace: ws.id,
