@@ -5,6 +5,7 @@ import { fileKey, type StoreContext, sourceById } from './context.js';
 import { MemoryError } from './lib/errors.js';
 import { compilePathGlob } from './lib/path-glob.js';
 import { parseQuery, type QueryTerm, queryTerms } from './lib/query.js';
+import { checkRawSyntax } from './lib/raw-guard.js';
 import { type Highlight, highlightOf, makeSnippet } from './lib/snippet.js';
 import {
   DEFAULT_SEARCH_LIMIT,
@@ -75,6 +76,7 @@ export function checkSearch(ctx: StoreContext, options: SearchOptions) {
     pathFilter = (source, path) => m(path) || m(fileKey(source, path));
   }
   const raw = options.raw === true;
+  if (raw) checkRawSyntax(query);
   // Parse first, so a query without words fails before any indexing work.
   const terms = raw ? [] : queryTerms(query);
   return { query, limit, offset, raw, terms, pathFilter };
@@ -100,6 +102,8 @@ export async function runSearch(
 ): Promise<SearchResult> {
   let page: Awaited<ReturnType<typeof ctx.backend.search>>;
   try {
+    // A raw expression is timed off the server's thread first where the backend can (SQLite).
+    if (checked.raw) await ctx.backend.checkRaw?.(checked.query);
     page = await ctx.backend.search({
       query: checked.raw
         ? { kind: 'raw', text: checked.query }
@@ -113,8 +117,8 @@ export async function runSearch(
     if (error instanceof RawQueryError) {
       throw new MemoryError(
         'INVALID_QUERY',
-        `{param:query} is not valid FTS5 syntax (${error.message}). Fix the expression, or call again without {param:raw} to search the words literally.`,
-        { param: 'query' },
+        `{param:query} is not valid ${error.syntax} syntax (${error.message}). Fix the expression, or call again without {param:raw} to search the words literally.`,
+        { param: 'query', details: { syntax: error.syntax } },
       );
     }
     throw error;

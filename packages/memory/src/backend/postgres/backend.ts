@@ -484,7 +484,7 @@ class PostgresBackend implements MemoryBackend {
         const code = (error as { code?: string }).code ?? '';
         // 42601: syntax error in the tsquery text; 22023, 22P02, 54000: other invalid input.
         if (code === '42601' || code === '22023' || code === '22P02' || code === '54000') {
-          throw new RawQueryError((error as Error).message);
+          throw new RawQueryError((error as Error).message, 'PostgreSQL tsquery');
         }
         throw error;
       }

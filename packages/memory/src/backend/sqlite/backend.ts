@@ -11,6 +11,7 @@ import {
   termToFts,
   WORD,
 } from '../../lib/query.js';
+import { timeRawQuery } from '../../lib/raw-guard.js';
 import { stemWord } from '../../lib/stem.js';
 import { MAX_RANKED_CHUNKS } from '../../limits.js';
 import type { SearchMatch } from '../../types.js';
@@ -162,6 +163,11 @@ class SqliteBackend implements MemoryBackend {
   }
 
   // ---------------------------------------------------------------- search
+
+  /** Times a raw expression on a worker thread (better-sqlite3 cannot interrupt a query). */
+  async checkRaw(text: string): Promise<void> {
+    await timeRawQuery(this.location, text);
+  }
 
   async search(request: SearchRequest): Promise<SearchPage> {
     return this.snapshot(() => this.searchLocked(request));
