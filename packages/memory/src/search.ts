@@ -7,6 +7,7 @@ import { compilePathGlob } from './lib/path-glob.js';
 import { parseQuery, type QueryTerm, queryTerms } from './lib/query.js';
 import { checkRawSyntax } from './lib/raw-guard.js';
 import { type Highlight, highlightOf, makeSnippet } from './lib/snippet.js';
+import { changeTime } from './lib/walk.js';
 import {
   DEFAULT_SEARCH_LIMIT,
   MAX_QUERY_CHARS,
@@ -220,7 +221,7 @@ function readBack(
   }
   try {
     const st = opened.stat;
-    const stale = !st.isFile() || st.size !== first.size || st.mtimeMs !== first.mtime;
+    const stale = !st.isFile() || st.size !== first.size || changeTime(st) !== first.mtime;
     for (const h of hits) {
       let snippet = '';
       const length = Math.max(0, Math.min(h.endByte - h.startByte, SNIPPET_READ_BYTES));

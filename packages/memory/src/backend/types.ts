@@ -166,7 +166,10 @@ export interface StoredFile {
   source: string;
   path: string;
   size: number;
-  /** Modification time in milliseconds (fractional). */
+  /**
+   * Change time in milliseconds (fractional): the later of mtime and ctime (`changeTime` in
+   * lib/walk.ts), so an edit that restores the mtime is still seen.
+   */
   mtime: number;
   /** Inode number (0 when unknown). */
   ino: number;
