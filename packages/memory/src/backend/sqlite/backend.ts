@@ -14,7 +14,6 @@ import {
 import { timeRawQuery } from '../../lib/raw-guard.js';
 import { stemWord } from '../../lib/stem.js';
 import { MAX_RANKED_CHUNKS } from '../../limits.js';
-import type { SearchMatch } from '../../types.js';
 import {
   type BackendContext,
   type BackendFactory,
@@ -28,6 +27,7 @@ import {
   type MemoryBackend,
   RawQueryError,
   type SearchHit,
+  type SearchMatch,
   type SearchPage,
   type SearchRequest,
   type StoredFile,
