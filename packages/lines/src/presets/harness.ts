@@ -196,6 +196,7 @@ export function harnessTools(options: LinesOptions): AnyToolDefinition[] {
           invalidUtf8: 'Skipped: not valid UTF-8.',
           tooLarge: 'Skipped: over the text size limit.',
           unreadable: 'Skipped: vanished or changed while opening.',
+          invalidName: 'Skipped: name not valid UTF-8 (folders not entered).',
         },
       },
       cappedFiles: 'Files with more matches than maxMatchesPerFile.',

@@ -165,6 +165,12 @@ export function searchTextTool(ctx: LinesContext) {
           .number()
           .int()
           .describe('Files skipped because they vanished or changed while being opened.'),
+        invalid_name: z
+          .number()
+          .int()
+          .describe(
+            'Files and folders passed over because their names are not valid UTF-8 (folders not entered); list_files shows their names.',
+          ),
       })
       .describe('Files not searched in this call, by reason.'),
     capped_files: z
@@ -252,7 +258,7 @@ export function searchTextTool(ctx: LinesContext) {
         path: start.path,
         matches: [],
         files_searched: 0,
-        skipped: { binary: 0, invalid_utf8: 0, too_large: 0, unreadable: 0 },
+        skipped: { binary: 0, invalid_utf8: 0, too_large: 0, unreadable: 0, invalid_name: 0 },
         capped_files: [],
         has_more: false,
         next_cursor: null,
@@ -290,6 +296,7 @@ export function searchTextTool(ctx: LinesContext) {
           signal: context.signal,
         })) {
           visited++;
+          if (event.unnamed) out.skipped.invalid_name++;
           if (event.accepted && event.type === 'file') yield event.path;
           if (visited >= limits.maxScanEntries) {
             walkLimit = { p: event.path, l: null, ...(event.descend ? { d: true } : {}) };
