@@ -21,6 +21,8 @@ export const RAW_LIMITS = Object.freeze({
 
 /** Time a raw expression may take on the embedded (SQLite) index before it is stopped, in ms. */
 export const RAW_BUDGET_MS = 2000;
+/** Time allowed to start the timing process and open the index, before the budget runs. */
+const STARTUP_ALLOWANCE_MS = 30_000;
 
 function tooComplex(limit: keyof typeof RAW_LIMITS, value: number): MemoryError {
   const what: Record<keyof typeof RAW_LIMITS, string> = {
@@ -61,6 +63,15 @@ export function checkRawSyntax(text: string): void {
   }
 }
 
+/**
+ * True when a raw expression can cost more than merging its words' lists: it has a prefix term
+ * or a NEAR group (outside quotes a `*` is always a prefix; `NEAR` is the operator).
+ */
+export function mayBeCostly(text: string): boolean {
+  const bare = text.replace(/"(?:[^"]|"")*"/g, (phrase) => (/\*\s*$/.test(phrase) ? 'p*' : 'p'));
+  return bare.includes('*') || /\bNEAR\b/.test(bare);
+}
+
 const TIMER = `
 let input = '';
 process.stdin.on('data', (d) => { input += d; });
@@ -71,7 +82,10 @@ process.stdin.on('end', () => {
   try {
     const Database = require(module);
     db = new Database(path, { readonly: true, fileMustExist: true });
-    db.prepare('SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT 1').all(q);
+    const statement = db.prepare('SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT 1');
+    // Ready: the budget is for the query, not for starting a process on a busy machine.
+    process.stdout.write('r');
+    statement.all(q);
     out = { ok: true };
   } catch (e) {
     out = { ok: false, code: e && e.code, message: String((e && e.message) || e) };
@@ -100,17 +114,26 @@ export async function timeRawQuery(
     env: { ...process.env, NODE_OPTIONS: '' },
   });
   let out = '';
+  let startBudget: (() => void) | undefined;
   child.stdout.on('data', (d) => {
     out += String(d);
+    if (out.startsWith('r')) startBudget?.();
   });
   child.stdin.on('error', () => {});
   child.stdin.end(JSON.stringify({ module, path: dbPath, q: text }));
   const outcome = await new Promise<{ ok: boolean; code?: string; message?: string } | 'timeout'>(
     (resolve) => {
-      const timer = setTimeout(() => {
+      const stop = () => {
         child.kill('SIGKILL');
         resolve('timeout');
-      }, budgetMs);
+      };
+      // Starting the process gets its own generous allowance; the budget runs once it is ready.
+      let timer = setTimeout(stop, STARTUP_ALLOWANCE_MS + budgetMs);
+      startBudget = () => {
+        startBudget = undefined;
+        clearTimeout(timer);
+        timer = setTimeout(stop, budgetMs);
+      };
       child.once('error', (e) => {
         clearTimeout(timer);
         resolve({ ok: false, message: e.message });
@@ -118,7 +141,7 @@ export async function timeRawQuery(
       child.once('close', () => {
         clearTimeout(timer);
         try {
-          resolve(JSON.parse(out));
+          resolve(JSON.parse(out.replace(/^r/, '')));
         } catch {
           resolve({ ok: false, message: 'the timing process ended without an answer' });
         }

@@ -11,7 +11,7 @@ import {
   termToFts,
   WORD,
 } from '../../lib/query.js';
-import { timeRawQuery } from '../../lib/raw-guard.js';
+import { mayBeCostly, timeRawQuery } from '../../lib/raw-guard.js';
 import { stemWord } from '../../lib/stem.js';
 import { MAX_RANKED_CHUNKS } from '../../limits.js';
 import {
@@ -164,8 +164,13 @@ class SqliteBackend implements MemoryBackend {
 
   // ---------------------------------------------------------------- search
 
-  /** Times a raw expression on a worker thread (better-sqlite3 cannot interrupt a query). */
+  /**
+   * Times a raw expression in a child process first (better-sqlite3 cannot interrupt a query),
+   * when it can be costly: prefix terms and NEAR expand and compare positions; plain words,
+   * phrases, boolean operators and column filters only merge the words' lists.
+   */
   async checkRaw(text: string): Promise<void> {
+    if (!mayBeCostly(text)) return;
     await timeRawQuery(this.location, text);
   }
 
