@@ -1,11 +1,13 @@
 import { closeSync, readSync } from 'node:fs';
 import { jsonBytes, OutputBudget, openInRootSync } from '@lectern/core';
-import picomatch from 'picomatch';
 import { RawQueryError, type SearchHit } from './backend/types.js';
 import { fileKey, type StoreContext, sourceById } from './context.js';
 import { MemoryError } from './lib/errors.js';
+import { compilePathGlob } from './lib/path-glob.js';
 import { parseQuery, type QueryTerm, queryTerms } from './lib/query.js';
+import { checkRawSyntax } from './lib/raw-guard.js';
 import { type Highlight, highlightOf, makeSnippet } from './lib/snippet.js';
+import { changeTime } from './lib/walk.js';
 import {
   DEFAULT_SEARCH_LIMIT,
   MAX_QUERY_CHARS,
@@ -71,19 +73,11 @@ export function checkSearch(ctx: StoreContext, options: SearchOptions) {
         { param: 'pathGlob' },
       );
     }
-    let m: (p: string) => boolean;
-    try {
-      m = picomatch(glob, { dot: false, nocase: false });
-    } catch (cause) {
-      throw new MemoryError(
-        'INVALID_GLOB',
-        `{param:pathGlob} ${JSON.stringify(glob)} is not a valid glob.`,
-        { param: 'pathGlob', cause },
-      );
-    }
+    const m = compilePathGlob(glob);
     pathFilter = (source, path) => m(path) || m(fileKey(source, path));
   }
   const raw = options.raw === true;
+  if (raw) checkRawSyntax(query);
   // Parse first, so a query without words fails before any indexing work.
   const terms = raw ? [] : queryTerms(query);
   return { query, limit, offset, raw, terms, pathFilter };
@@ -109,6 +103,8 @@ export async function runSearch(
 ): Promise<SearchResult> {
   let page: Awaited<ReturnType<typeof ctx.backend.search>>;
   try {
+    // A raw expression is timed off the server's thread first where the backend can (SQLite).
+    if (checked.raw) await ctx.backend.checkRaw?.(checked.query);
     page = await ctx.backend.search({
       query: checked.raw
         ? { kind: 'raw', text: checked.query }
@@ -122,8 +118,8 @@ export async function runSearch(
     if (error instanceof RawQueryError) {
       throw new MemoryError(
         'INVALID_QUERY',
-        `{param:query} is not valid FTS5 syntax (${error.message}). Fix the expression, or call again without {param:raw} to search the words literally.`,
-        { param: 'query' },
+        `{param:query} is not valid ${error.syntax} syntax (${error.message}). Fix the expression, or call again without {param:raw} to search the words literally.`,
+        { param: 'query', details: { syntax: error.syntax } },
       );
     }
     throw error;
@@ -235,7 +231,7 @@ function readBack(
   }
   try {
     const st = opened.stat;
-    const stale = !st.isFile() || st.size !== first.size || st.mtimeMs !== first.mtime;
+    const stale = !st.isFile() || st.size !== first.size || changeTime(st) !== first.mtime;
     for (const h of hits) {
       let snippet = '';
       const length = Math.max(0, Math.min(h.endByte - h.startByte, SNIPPET_READ_BYTES));

@@ -23,7 +23,9 @@ interface Entry {
 /** Longest cursor list_files accepts, in characters; the page keeps room for one. */
 const CURSOR_MAX_CHARS = 4096;
 /** Keys, punctuation and booleans of the result around its variable fields. */
-const ENVELOPE_BYTES = 256;
+const ENVELOPE_BYTES = 320;
+/** Most unlisted (not UTF-8) names a page shows; the count covers them all. */
+const MAX_UNLISTED_NAMES = 20;
 
 /** An entry whose JSON alone does not fit an empty page (a path of many escaped characters). */
 function entryTooLarge(path: string, entry: Entry, maxBytes: number): ToolError {
@@ -101,7 +103,7 @@ export function listFilesTool(ctx: LinesContext) {
       .max(100)
       .optional()
       .describe(
-        `${field} (picomatch syntax, e.g. ${example}). A glob without / matches a name at any depth; one with / matches the whole workspace-relative path. Default: none.`,
+        `${field} (globs: * ? [abc] {a,b} and ** for any folders, e.g. ${example}; at most 512 characters and 32 wildcards each). A glob without / matches a name at any depth; one with / matches the whole workspace-relative path. Default: none.`,
       );
 
   const inputSchema = z.object({
@@ -187,6 +189,21 @@ export function listFilesTool(ctx: LinesContext) {
       .describe(
         `True when the page stopped after visiting ${limits.maxScanEntries} entries; continue with next_cursor.`,
       ),
+    unlisted: z
+      .object({
+        count: z
+          .number()
+          .int()
+          .describe('Entries passed over on this page because their names are not valid UTF-8.'),
+        names: z
+          .array(z.string())
+          .describe(
+            `Their paths (first ${MAX_UNLISTED_NAMES}), each invalid byte shown as \\xHH; folders among them are not entered.`,
+          ),
+      })
+      .describe(
+        'Entries that cannot be listed or read by name (not valid UTF-8); never silently left out.',
+      ),
   });
 
   return defineTool({
@@ -251,7 +268,24 @@ export function listFilesTool(ctx: LinesContext) {
         stats: true,
       };
       const walk = long ? walkFromLong(walkOptions, long.s, long.x) : walkTree(walkOptions);
+      const unlisted = { count: 0, names: [] as string[] };
+      const pending: string[] = [];
+      const commit = () => {
+        for (const name of pending) {
+          unlisted.count++;
+          if (unlisted.names.length < MAX_UNLISTED_NAMES && budget.take(name)) {
+            unlisted.names.push(name);
+          }
+        }
+        pending.length = 0;
+      };
       for await (const event of walk) {
+        if (event.unnamed) {
+          // Counted once the page's position passes it: a page that stops at the next entry
+          // leaves it to the next page.
+          pending.push(event.path);
+          continue;
+        }
         if (event.accepted && event.type !== 'other') {
           if (entries.length === limit) {
             hasMore = true;
@@ -275,15 +309,18 @@ export function listFilesTool(ctx: LinesContext) {
             entries.push(entry);
           }
           position = { p: event.path, d: event.descend };
+          commit();
         }
         scanned++;
         if (scanned >= limits.maxScanEntries) {
           scanLimited = true;
           hasMore = true;
           position = { p: event.path, d: event.descend };
+          commit();
           break;
         }
       }
+      if (!hasMore) commit();
       return {
         workspace: ws.id,
         path: start.path,
@@ -291,6 +328,7 @@ export function listFilesTool(ctx: LinesContext) {
         has_more: hasMore,
         next_cursor: hasMore && position ? cursorAfter(query, position.p, position.d) : null,
         scan_limited: scanLimited,
+        unlisted,
       };
     },
   });

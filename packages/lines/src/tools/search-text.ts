@@ -38,7 +38,7 @@ export function searchTextTool(ctx: LinesContext) {
       .max(100)
       .optional()
       .describe(
-        `${what} (picomatch globs; without / a glob matches a name at any depth, with / the workspace-relative path). Default: none.`,
+        `${what} (globs: * ? [abc] {a,b} and ** for any folders, at most 32 wildcards each; without / a glob matches a name at any depth, with / the workspace-relative path). Default: none.`,
       );
 
   const inputSchema = z.object({
@@ -165,6 +165,12 @@ export function searchTextTool(ctx: LinesContext) {
           .number()
           .int()
           .describe('Files skipped because they vanished or changed while being opened.'),
+        invalid_name: z
+          .number()
+          .int()
+          .describe(
+            'Files and folders passed over because their names are not valid UTF-8 (folders not entered); list_files shows their names.',
+          ),
       })
       .describe('Files not searched in this call, by reason.'),
     capped_files: z
@@ -245,14 +251,14 @@ export function searchTextTool(ctx: LinesContext) {
       const params = scanParams(compiled, perFile, contextLines, limits.maxLineChars);
       const scanner = compiled.literal
         ? undefined
-        : new RegexScanner(params, limits.regexTimeoutMs);
+        : new RegexScanner(params, limits.regexTimeoutMs, limits.maxRegexWorkers);
 
       const out: Output = {
         workspace: ws.id,
         path: start.path,
         matches: [],
         files_searched: 0,
-        skipped: { binary: 0, invalid_utf8: 0, too_large: 0, unreadable: 0 },
+        skipped: { binary: 0, invalid_utf8: 0, too_large: 0, unreadable: 0, invalid_name: 0 },
         capped_files: [],
         has_more: false,
         next_cursor: null,
@@ -290,6 +296,7 @@ export function searchTextTool(ctx: LinesContext) {
           signal: context.signal,
         })) {
           visited++;
+          if (event.unnamed) out.skipped.invalid_name++;
           if (event.accepted && event.type === 'file') yield event.path;
           if (visited >= limits.maxScanEntries) {
             walkLimit = { p: event.path, l: null, ...(event.descend ? { d: true } : {}) };

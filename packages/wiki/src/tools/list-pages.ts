@@ -1,12 +1,11 @@
 import {
   collectPage,
+  compileGlob,
   defineTool,
   jsonBytes,
   OutputBudget,
   READ_ONLY,
-  ToolError,
 } from '@lectern/core';
-import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
@@ -88,19 +87,10 @@ export function listPagesTool(runtime: WikiRuntime) {
     }),
     annotations: READ_ONLY,
     handler: async (input) => {
+      // core's matcher: no backtracking, bounded patterns (GLOB_TOO_COMPLEX past the limits).
+      const match = input.glob === undefined ? null : compileGlob(input.glob, { field: 'glob' });
       const wiki = await runtime.open(input.wiki);
       const folder = await wiki.checkFolder(input.folder);
-      let match: ((p: string) => boolean) | null = null;
-      if (input.glob !== undefined) {
-        try {
-          match = picomatch(input.glob, { dot: false });
-        } catch (e) {
-          throw new ToolError(
-            'INVALID_GLOB',
-            `glob ${JSON.stringify(input.glob)} is not a valid pattern: ${(e as Error).message}`,
-          );
-        }
-      }
       let metas = (await wiki.pageMetas()).filter(
         (m) =>
           (folder === '' || m.path.startsWith(`${folder}/`)) && (match === null || match(m.path)),
