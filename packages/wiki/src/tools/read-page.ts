@@ -75,7 +75,7 @@ export function readPageTool(runtime: WikiRuntime) {
       bom: z
         .boolean()
         .describe(
-          'True when the file starts with a UTF-8 byte-order mark (not included in content).',
+          'True when the file starts with a UTF-8 byte order mark; raw content then starts with U+FEFF.',
         ),
       size: z.number().int().describe('Size of the page in bytes.'),
     }),
@@ -83,7 +83,11 @@ export function readPageTool(runtime: WikiRuntime) {
     handler: async (input) => {
       const wiki = await runtime.open(input.wiki);
       const page = await wiki.readPage(input.path);
-      const text = input.raw ? page.text : renderPage(page.text, page.analysis, wiki.extensions);
+      // Raw is verbatim: a byte order mark is the first character (U+FEFF), so the text written
+      // back with write_batch gives the same bytes. Rendered text is for reading: no mark.
+      const text = input.raw
+        ? `${page.bom ? '\ufeff' : ''}${page.text}`
+        : renderPage(page.text, page.analysis, wiki.extensions);
       const starts = lineStartsOf(text);
       const total = text === '' ? 0 : starts.length;
       // The window also stops at a whole line before content would pass the byte budget.
