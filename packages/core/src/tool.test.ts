@@ -87,8 +87,11 @@ describe('registerTools through the SDK client', () => {
 
   it('lists schemas without noise: no $schema, no safe-integer bounds, the title once', async () => {
     const page = defineTool({
-      ...echo,
       name: 'page',
+      title: 'Echo',
+      description: 'Returns a page.',
+      annotations,
+      handler: () => ({ next_offset: null }),
       inputSchema: z.object({
         offset: z.number().int().min(0).optional().describe('Where to start.'),
         limit: z.number().int().min(1).max(50).default(10).describe('Items per page.'),
