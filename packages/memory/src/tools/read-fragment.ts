@@ -33,6 +33,24 @@ export const memoryReadFragmentInput = z.object({
     .describe(
       `Last line to return, inclusive; at most start_line + ${MAX_FRAGMENT_LINES - 1} (${MAX_FRAGMENT_LINES} lines per call). Default start_line + ${MAX_FRAGMENT_LINES - 1}, cut at the end of the file. Usually a citation's end_line.`,
     ),
+  start_char: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("A cut line's next_start_char: where in start_line to read on."),
+});
+
+/** The `memory_read_fragment` output: the shared fragment fields and where a cut line goes on. */
+const memoryReadFragmentOutput = fragmentOutputSchema('en').extend({
+  next_start_char: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .describe(
+      'Set when a line longer than one answer was cut: pass it as start_char with next_start_line.',
+    ),
 });
 
 /** The `memory_read_fragment` tool over a store. */
@@ -48,7 +66,7 @@ export function memoryReadFragmentTool(store: MemoryStore) {
       'A path outside the index fails with NOT_INDEXED and the closest indexed paths. stale means the lines may have moved: run memory_reindex and search again.',
     ].join(' '),
     inputSchema: memoryReadFragmentInput,
-    outputSchema: fragmentOutputSchema('en'),
+    outputSchema: memoryReadFragmentOutput,
     annotations: READ_ONLY,
     handler: (input) =>
       spelled(TOOL_NAMES, () =>
@@ -56,6 +74,7 @@ export function memoryReadFragmentTool(store: MemoryStore) {
           path: input.path,
           startLine: input.start_line,
           endLine: input.end_line,
+          ...(input.start_char === undefined ? {} : { startChar: input.start_char }),
         }),
       ),
   });
