@@ -126,6 +126,22 @@ export {
   toolsFromDefinitions,
 } from './lib/targets.js';
 export {
+  type ContextCostChange,
+  type ContextCostDiff,
+  type ContextReport,
+  contextReport,
+  countTokens,
+  diffContextCost,
+  type NamedContextCost,
+  renderContextCostDiff,
+  type ServerContextCost,
+  serverContextCost,
+  TOKEN_ENCODING,
+  type ToolContextCost,
+  toolContextCost,
+  toolContextText,
+} from './lib/tokens.js';
+export {
   COHERENCE_DIMENSIONS,
   type CoherenceDimension,
   type CoherenceJudgeInput,

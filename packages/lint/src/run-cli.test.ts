@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { countTokens } from './lib/tokens.js';
 import { runLintCli, splitCommand } from './run-cli.js';
 
 const fixtures = fileURLToPath(new URL('../test-fixtures/', import.meta.url));
@@ -125,6 +126,90 @@ describe('lectern-lint lint', () => {
     const text = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(text).toMatch(/^## TDQS · server · overall/);
     expect(text).toContain('| `list_docs` | 1.0 | D |');
+  });
+
+  it("reports each tool's context cost in every format and fails past a token budget", async () => {
+    const file = join(dir, 'tools.json');
+    writeFileSync(file, JSON.stringify(weak));
+    // Counted by hand with the o200k_base encoder over the compact canonical JSON of name,
+    // description and input schema (the null description leaves only name and schema).
+    const fetchCost = countTokens(
+      '{"description":"Fetch doc.","inputSchema":{"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"},"name":"fetch_doc"}',
+    );
+    const listCost = countTokens('{"inputSchema":{"type":"object"},"name":"list_docs"}');
+    expect([fetchCost, listCost]).toEqual([33, 14]);
+
+    const json = await run('lint', file, '--format', 'json');
+    const report = JSON.parse(json.stdout);
+    expect(report.context.encoding).toBe('o200k_base');
+    expect(report.context.tools).toEqual([
+      { name: 'fetch_doc', tokens: 33, outputSchemaTokens: 0, chars: 135 },
+      { name: 'list_docs', tokens: 14, outputSchemaTokens: 0, chars: 52 },
+    ]);
+    expect(report.context.server).toEqual({
+      toolCount: 2,
+      tokens: 47,
+      outputSchemaTokens: 0,
+      chars: 187,
+    });
+    expect(json.code).toBe(0);
+
+    const text = await run('lint', file);
+    expect(text.stdout).toMatch(/TDQS {2}tier {2}tool .* tokens {2}flags/);
+    expect(text.stdout).toMatch(/fetch_doc +\d( +\d){5} +33/);
+    expect(text.stdout).toContain('fetch_doc · TDQS');
+    expect(text.stdout).toContain('· 33 tokens ·');
+    expect(text.stdout).toContain('context cost: 47 o200k_base tokens for 2 tools');
+
+    const tool = await run('lint', file, '--max-tool-tokens', '20');
+    expect(tool.code).toBe(1);
+    expect(tool.stdout).toContain(
+      'fetch_doc: costs 33 o200k_base tokens in context, over the budget of 20 (13 over) [max-tool-tokens]',
+    );
+    expect(tool.stdout).not.toMatch(/list_docs: costs/);
+    expect((await run('lint', file, '--max-tool-tokens', '33')).code).toBe(0);
+
+    const server = await run('lint', file, '--max-server-tokens', '46', '--format', 'github');
+    expect(server.code).toBe(1);
+    expect(server.stdout).toMatch(
+      /^::error file=[^,]*tools\.json,line=1,title=TDQS context\/budget::server: the 2 tools cost 47 o200k_base tokens in context, over the budget of 46 \(1 over; largest: fetch_doc 33, list_docs 14\)\./m,
+    );
+    expect(server.stdout).toMatch(
+      /^::notice title=TDQS summary::.*context 47 o200k_base tokens \(largest fetch_doc 33\)/m,
+    );
+    expect((await run('lint', file, '--max-server-tokens', '47')).code).toBe(0);
+
+    const sarifFile = join(dir, 'budget.sarif');
+    const md = await run(
+      'lint',
+      file,
+      '--format',
+      'markdown',
+      '--max-tool-tokens',
+      '20',
+      '--sarif',
+      sarifFile,
+    );
+    expect(md.stdout).toContain('Context cost: 47 o200k_base tokens for 2 tools');
+    expect(md.stdout).toMatch(/\| Tokens \| Flags \/ smells \|/);
+    expect(md.stdout).toMatch(/\| `fetch_doc` \| [\d.]+ \| [A-F] \|( \d \|){6} 33 \|/);
+    const sarif = JSON.parse(readFileSync(sarifFile, 'utf8'));
+    const run0 = sarif.runs[0];
+    expect(run0.properties.contextCost).toMatchObject({
+      encoding: 'o200k_base',
+      tokens: 47,
+      tools: { fetch_doc: { tokens: 33, outputSchemaTokens: 0 } },
+    });
+    const budget = run0.results.find((x: { ruleId: string }) => x.ruleId === 'context/budget');
+    expect(budget.level).toBe('error');
+    expect(budget.message.text).toContain('fetch_doc: costs 33 o200k_base tokens');
+    expect(run0.tool.driver.rules.map((r: { id: string }) => r.id)).toContain('context/budget');
+
+    for (const bad of ['-1', '2.5', 'many']) {
+      const r = await run('lint', file, `--max-tool-tokens=${bad}`);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--max-tool-tokens needs a (whole number of tokens|number)/);
+    }
   });
 
   it('exits 2 with a clear message for unusable input and bad usage', async () => {
@@ -323,6 +408,10 @@ describe('lectern-lint snapshot, diff and calibrate', () => {
     expect(r.stdout).toContain('Changed 1 schema field changed v1.1.0 Jan 2, 2027');
     expect(r.stdout).toContain('changed Description');
     expect(r.stdout).toContain('Removed v1.1.0');
+    expect(r.stdout).toMatch(/Context cost \(o200k_base tokens\): \d+ -> \d+ \(−\d+\)/);
+    expect(r.stdout).toMatch(/notes_read +\d+ -> +\d+ +−\d+/);
+    expect(r.stdout).toMatch(/notes_search +\d+ -> +— +−\d+ +\(output schema −\d+\)/);
+    expect(r.stdout).not.toMatch(/^ +notes_outline /m);
     const files = readdirSync(csDir);
     expect(files).toHaveLength(1);
     expect(readFileSync(join(csDir, files[0]!), 'utf8')).toMatch(
@@ -340,6 +429,19 @@ describe('lectern-lint snapshot, diff and calibrate', () => {
       'json',
     );
     expect(JSON.parse(same.stdout).bump).toBe('none');
+    expect(JSON.parse(same.stdout).contextCost.delta).toBe(0);
+    const jsonDiff = JSON.parse((await run('diff', oldFile, newFile, '--format', 'json')).stdout);
+    const readChange = jsonDiff.contextCost.tools.find(
+      (t: { name: string }) => t.name === 'notes_read',
+    );
+    expect(readChange.after.tokens - readChange.before.tokens).toBe(readChange.delta);
+    expect(readChange.delta).toBeLessThan(0);
+    expect(jsonDiff.contextCost.delta).toBe(
+      jsonDiff.contextCost.after.tokens - jsonDiff.contextCost.before.tokens,
+    );
+    const mdDiff = await run('diff', oldFile, newFile, '--format', 'markdown');
+    expect(mdDiff.stdout).toMatch(/### Context cost \(o200k_base tokens\)/);
+    expect(mdDiff.stdout).toMatch(/\| `notes_read` \| \d+ \| \d+ \| −\d+ \| ±0 \|/);
     expect(same.stderr).toContain('no changeset written');
     expect(existsSync(join(dir, 'none'))).toBe(false);
     expect((await run('diff', oldFile)).code).toBe(2);

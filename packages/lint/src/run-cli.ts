@@ -27,6 +27,7 @@ import {
   type Target,
   TargetError,
 } from './lib/targets.js';
+import { diffContextCost, renderContextCostDiff, TOKEN_ENCODING } from './lib/tokens.js';
 import type { Judge, Tier } from './lib/types.js';
 
 /** Where {@link runLintCli} writes; defaults to the process streams. */
@@ -87,6 +88,9 @@ Lint options:
   --min-tier A|B|C|D     fail when any tool's tier is below this
   --min-server N|TIER    fail when the server's overall score/tier is below this
   --fail-on LIST         fail on: ${FAIL_ON_VALUES.join(', ')}
+  --max-tool-tokens N    fail when any tool costs more than N tokens in context (${TOKEN_ENCODING};
+                         name, title, description and input schema)
+  --max-server-tokens N  fail when all the tools together cost more than N tokens
   --judge offline|llm    stage 3 judge (default offline)
   --llm-base-url URL --llm-model NAME --llm-api-key-env VAR --llm-cache FILE
                          LLM judge settings (else LECTERN_LINT_LLM_BASE_URL, _MODEL, _API_KEY, _CACHE)
@@ -101,6 +105,7 @@ Lint options:
 
 Diff options:
   --format text|json|markdown  --old-label V --new-label V --old-date D --new-date D
+                         (the changelog ends with each tool's change in context tokens)
   --changeset PACKAGE    write a changeset with the bump and the changelog
   --changeset-dir DIR    where to write it (default .changeset)
 
@@ -171,6 +176,8 @@ const OPTIONS = {
   'min-tier': { type: 'string' },
   'min-server': { type: 'string' },
   'fail-on': { type: 'string', multiple: true },
+  'max-tool-tokens': { type: 'string' },
+  'max-server-tokens': { type: 'string' },
   judge: { type: 'string' },
   'llm-base-url': { type: 'string' },
   'llm-model': { type: 'string' },
@@ -221,6 +228,16 @@ function thresholdsFrom(v: Values): Thresholds {
     t.minServer = TIER_ORDER.includes(raw.toUpperCase() as Tier)
       ? (raw.toUpperCase() as Tier)
       : (num(raw, '--min-server') as number);
+  }
+  for (const [flag, key] of [
+    ['--max-tool-tokens', 'maxToolTokens'],
+    ['--max-server-tokens', 'maxServerTokens'],
+  ] as const) {
+    const n = num(v[flag.slice(2) as 'max-tool-tokens' | 'max-server-tokens'], flag);
+    if (n === undefined) continue;
+    if (!Number.isInteger(n) || n < 0)
+      throw new UsageError(`${flag} needs a whole number of tokens (0 or more), got "${n}".`);
+    t[key] = n;
   }
   if (v['fail-on'])
     t.failOn = v['fail-on']
@@ -402,12 +419,13 @@ async function cmdDiff(positionals: string[], v: Values, io: CliIo): Promise<num
     ...(v['old-date'] ? { oldDate: v['old-date'] } : {}),
     ...(v['new-date'] ? { newDate: v['new-date'] } : {}),
   };
+  const cost = diffContextCost(a.tools, b.tools);
   const text =
     format === 'json'
-      ? `${JSON.stringify(diff, null, 2)}\n`
+      ? `${JSON.stringify({ ...diff, contextCost: cost }, null, 2)}\n`
       : format === 'markdown'
-        ? renderChangelogMarkdown(diff, dates)
-        : renderChangelog(diff, dates);
+        ? `${renderChangelogMarkdown(diff, dates)}\n${renderContextCostDiff(cost, true)}`
+        : `${renderChangelog(diff, dates)}\n${renderContextCostDiff(cost)}`;
   await emit(text, v.output, io);
   if (v.changeset) {
     let body: string | null;

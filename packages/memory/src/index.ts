@@ -1,6 +1,7 @@
-export { type PostgresBackendOptions, postgresBackend } from './backend/postgres/backend.js';
+export { postgresBackend } from './backend/postgres/backend.js';
 export {
   isPostgresUrl,
+  type PostgresBackendOptions,
   type PostgresConnectionOptions,
   type PostgresTlsOptions,
 } from './backend/postgres/driver.js';

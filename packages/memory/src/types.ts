@@ -1,5 +1,5 @@
-import type { PostgresBackendOptions } from './backend/postgres/backend.js';
-import type { BackendFactory } from './backend/types.js';
+import type { PostgresBackendOptions } from './backend/postgres/driver.js';
+import type { BackendFactory, SearchMatch } from './backend/types.js';
 import type { Language } from './lib/language.js';
 
 /** One folder of notes to index. */
@@ -106,8 +106,8 @@ export interface Citation {
   stale: boolean;
 }
 
-/** How a search combined its terms. */
-export type SearchMatch = 'all' | 'any' | 'raw';
+// Defined beside the backend interface, which returns it, so that file needs nothing from here.
+export type { SearchMatch } from './backend/types.js';
 
 /** Result of `MemoryStore.search`. */
 export interface SearchResult {

@@ -40,6 +40,7 @@ it('finds every published package', () => {
     '@lectern/markdown',
     '@lectern/memory',
     '@lectern/sections',
+    '@lectern/text',
     '@lectern/wiki',
     APP,
   ]);

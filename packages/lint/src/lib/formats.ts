@@ -63,8 +63,26 @@ export function topFixes(tools: readonly ToolScore[], limit = 5): Fix[] {
     .slice(0, limit);
 }
 
+/** Each tool's context cost by name (tools the report does not cover are absent). */
+function costs(report: LintReport): Map<string, { tokens: number; outputSchemaTokens: number }> {
+  return new Map((report.context?.tools ?? []).map((c) => [c.name, c]));
+}
+
+/** "1,234 o200k_base tokens over 5 tools (output schemas 300 more)". */
+function contextLine(report: LintReport): string {
+  const c = report.context;
+  if (!c) return 'not measured';
+  const s = c.server;
+  return `${s.tokens} ${c.encoding} tokens for ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'} (name, title, description, input schema) · output schemas ${s.outputSchemaTokens} more · ${s.chars} characters`;
+}
+
 function fmt(n: number | null): string {
   return n === null ? '—' : n.toFixed(1);
+}
+
+function tokenText(c: { tokens: number; outputSchemaTokens: number } | undefined): string {
+  if (!c) return 'tokens —';
+  return `${c.tokens} tokens${c.outputSchemaTokens ? ` (+${c.outputSchemaTokens} output schema)` : ''}`;
 }
 
 function tags(t: ToolScore): string {
@@ -88,23 +106,24 @@ function wrap(text: string, width: number, pad: string): string {
 export function formatText(report: LintReport): string {
   const tools = worstFirst(report.tools);
   const width = Math.max(4, ...tools.map((t) => t.name.length));
+  const cost = costs(report);
   const out: string[] = [];
   out.push(
     `lectern-lint · ${report.target} · judge ${report.judge} · ${tools.length} tool${tools.length === 1 ? '' : 's'}`,
   );
   out.push('');
   out.push(
-    `TDQS  tier  ${'tool'.padEnd(width)}  ${DIMENSIONS.map((d) => SHORT[d]).join(' ')}  flags / smells`,
+    `TDQS  tier  ${'tool'.padEnd(width)}  ${DIMENSIONS.map((d) => SHORT[d]).join(' ')}  tokens  flags / smells`,
   );
   for (const t of tools) {
     out.push(
-      `${t.tdqs.toFixed(1).padStart(4)}  ${t.tier.padEnd(4)}  ${t.name.padEnd(width)}  ${DIMENSIONS.map((d) => String(t.scores[d]).padStart(3)).join(' ')}  ${tags(t)}`,
+      `${t.tdqs.toFixed(1).padStart(4)}  ${t.tier.padEnd(4)}  ${t.name.padEnd(width)}  ${DIMENSIONS.map((d) => String(t.scores[d]).padStart(3)).join(' ')}  ${String(cost.get(t.name)?.tokens ?? '—').padStart(6)}  ${tags(t)}`.trimEnd(),
     );
   }
   for (const t of tools) {
     out.push('');
     out.push(
-      `${t.name} · TDQS ${t.tdqs.toFixed(1)} (${t.tier}) · cost ${t.contextSignals.invocationCost} · hash ${t.contextSignals.inputHash}`,
+      `${t.name} · TDQS ${t.tdqs.toFixed(1)} (${t.tier}) · cost ${t.contextSignals.invocationCost} · ${tokenText(cost.get(t.name))} · hash ${t.contextSignals.inputHash}`,
     );
     const dims = [...DIMENSIONS].sort((a, b) => t.scores[a] - t.scores[b]);
     const weak = dims.filter((d) => t.scores[d] < 5);
@@ -134,6 +153,7 @@ export function formatText(report: LintReport): string {
   for (const [k, v] of Object.entries(s.coherenceJustifications)) {
     if (v.score < 5) out.push(`  ${k} ${v.score}: ${v.justification}`);
   }
+  out.push(`  context cost: ${contextLine(report)}`);
   out.push(
     `  shadow candidates: ${s.shadowCandidates.length ? s.shadowCandidates.map((c) => `${c.tool} (${c.invocationCost}) vs ${c.cheaperSibling} (${c.cheaperSiblingInvocationCost})`).join('; ') : 'none'}${s.shadowingRisks.length ? ` · confirmed risks: ${s.shadowingRisks.map((r) => r.tool).join(', ')}` : ''}`,
   );
@@ -190,7 +210,7 @@ function results(
   for (const f of report.thresholds.failures) {
     out.push({
       tool: f.tool,
-      ruleId: 'tdqs/threshold',
+      ruleId: f.rule.startsWith('max-') ? 'context/budget' : 'tdqs/threshold',
       level: 'error',
       text: `${f.tool ? `${f.tool}: ` : 'server: '}${f.message}.`,
     });
@@ -248,6 +268,10 @@ const RULES = [
     id: 'tdqs/shadow-candidate',
     text: 'Structurally asymmetric pair proposed by the shadowing prefilter.',
   },
+  {
+    id: 'context/budget',
+    text: 'A token budget (--max-tool-tokens, --max-server-tokens) is exceeded.',
+  },
 ];
 
 /** SARIF 2.1.0 for code scanning: threshold failures and flags as errors, smells as warnings. */
@@ -304,11 +328,32 @@ export function formatSarif(report: LintReport, options: LocationOptions = {}): 
           overallScore: report.server.overallScore,
           overallTier: report.server.overallTier,
           passed: report.thresholds.passed,
+          ...(report.context
+            ? {
+                contextCost: {
+                  encoding: report.context.encoding,
+                  ...report.context.server,
+                  tools: Object.fromEntries(
+                    report.context.tools.map((c) => [
+                      c.name,
+                      { tokens: c.tokens, outputSchemaTokens: c.outputSchemaTokens },
+                    ]),
+                  ),
+                },
+              }
+            : {}),
         },
       },
     ],
   };
   return `${JSON.stringify(sarif, null, 2)}\n`;
+}
+
+function largest(report: LintReport): string {
+  const top = [...(report.context?.tools ?? [])].sort(
+    (a, b) => b.tokens - a.tokens || (a.name < b.name ? -1 : 1),
+  )[0];
+  return top ? `${top.name} ${top.tokens}` : 'none';
 }
 
 function escapeData(s: string): string {
@@ -338,7 +383,7 @@ export function formatGithub(report: LintReport, options: LocationOptions = {}):
   const s = report.server;
   lines.push(
     `::notice title=${escapeProperty('TDQS summary')}::${escapeData(
-      `${report.tools.length} tools, mean ${fmt(s.meanTdqs)}, min ${fmt(s.minTdqs)}; server overall ${fmt(s.overallScore)} (${s.overallTier ?? '—'}); ${report.thresholds.passed ? 'pass' : `${report.thresholds.failures.length} threshold violation(s)`}`,
+      `${report.tools.length} tools, mean ${fmt(s.meanTdqs)}, min ${fmt(s.minTdqs)}; server overall ${fmt(s.overallScore)} (${s.overallTier ?? '—'}); context ${report.context ? `${report.context.server.tokens} ${report.context.encoding} tokens (largest ${largest(report)})` : 'not measured'}; ${report.thresholds.passed ? 'pass' : `${report.thresholds.failures.length} threshold violation(s)`}`,
     )}`,
   );
   return `${lines.join('\n')}\n`;
@@ -354,13 +399,17 @@ export function formatMarkdown(report: LintReport): string {
     `${report.thresholds.passed ? '✅ **Pass**' : `❌ **${report.thresholds.failures.length} threshold violation${report.thresholds.failures.length === 1 ? '' : 's'}**`} · quality ${fmt(s.descriptionQualityScore)} (${s.descriptionQualityTier ?? '—'}) · coherence ${fmt(s.coherenceScore)} (${s.coherenceTier}) · judge \`${report.judge}\``,
   );
   out.push('');
+  out.push(`Context cost: ${contextLine(report)}.`);
+  out.push('');
+  const cost = costs(report);
   out.push(
-    `| Tool | TDQS | Tier | ${DIMENSIONS.map((d) => HEADING[d]).join(' | ')} | Flags / smells |`,
+    `| Tool | TDQS | Tier | ${DIMENSIONS.map((d) => HEADING[d]).join(' | ')} | Tokens | Flags / smells |`,
   );
-  out.push(`|---|---:|:---:|${DIMENSIONS.map(() => '---:').join('|')}|---|`);
+  out.push(`|---|---:|:---:|${DIMENSIONS.map(() => '---:').join('|')}|---:|---|`);
   for (const t of worstFirst(report.tools)) {
+    const c = cost.get(t.name);
     out.push(
-      `| \`${t.name}\` | ${t.tdqs.toFixed(1)} | ${t.tier} | ${DIMENSIONS.map((d) => t.scores[d]).join(' | ')} | ${tags(t) || ''} |`,
+      `| \`${t.name}\` | ${t.tdqs.toFixed(1)} | ${t.tier} | ${DIMENSIONS.map((d) => t.scores[d]).join(' | ')} | ${c ? `${c.tokens}${c.outputSchemaTokens ? ` (+${c.outputSchemaTokens})` : ''}` : '—'} | ${tags(t) || ''} |`,
     );
   }
   if (!report.thresholds.passed) {

@@ -3,6 +3,7 @@ import { OfflineJudge } from './offline-judge.js';
 import { evaluateThresholds, type LintReport, type Thresholds } from './report.js';
 import { type ServerOptions, scoreServer } from './server.js';
 import { toolsFromDefinitions } from './targets.js';
+import { contextReport } from './tokens.js';
 import type { ToolInput } from './types.js';
 
 /** Options for {@link lintTools}. */
@@ -24,12 +25,14 @@ export async function lintTools(
 ): Promise<LintReport> {
   const judge = options.judge ?? new OfflineJudge();
   const report = await scoreServer(tools, { ...options, judge });
+  const context = contextReport(tools);
   return {
     target: options.target ?? 'tools',
     ...(options.file ? { file: options.file } : {}),
     judge: judge.name,
     ...report,
-    thresholds: evaluateThresholds(report, options.thresholds ?? {}),
+    context,
+    thresholds: evaluateThresholds(report, options.thresholds ?? {}, context),
   };
 }
 

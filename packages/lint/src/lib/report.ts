@@ -1,4 +1,5 @@
 import { TIER_ORDER, tierAtLeast } from './arithmetic.js';
+import type { ContextReport } from './tokens.js';
 import { DIMENSIONS, type ServerReport, type Tier } from './types.js';
 
 /** CI thresholds; a report passes when none is violated. */
@@ -15,6 +16,13 @@ export interface Thresholds {
    * `shadow-candidate`, or a dimension key (a smell on that dimension).
    */
   failOn?: string[];
+  /**
+   * Every tool's context cost (name, title, description and input schema, in `o200k_base`
+   * tokens; the output schema not included) must be at most this.
+   */
+  maxToolTokens?: number;
+  /** The sum of the tools' context costs (as for `maxToolTokens`) must be at most this. */
+  maxServerTokens?: number;
 }
 
 /** The `--fail-on` values {@link evaluateThresholds} understands. */
@@ -50,6 +58,8 @@ export interface LintReport extends ServerReport {
   /** A file results can point at, when the target has one. */
   file?: string;
   judge: string;
+  /** What each tool and the whole tool list cost in a model's context, in tokens. */
+  context: ContextReport;
   thresholds: ThresholdOutcome;
 }
 
@@ -76,6 +86,15 @@ export function validateThresholds(t: Thresholds): void {
       `min server tier must be one of ${TIER_ORDER.join(', ')}, got "${t.minServer}".`,
     );
   }
+  for (const [key, flag] of [
+    ['maxToolTokens', 'max tool tokens'],
+    ['maxServerTokens', 'max server tokens'],
+  ] as const) {
+    const n = t[key];
+    if (n !== undefined && !(Number.isInteger(n) && n >= 0)) {
+      throw new RangeError(`${flag} must be a whole number of tokens (0 or more), got ${n}.`);
+    }
+  }
   for (const f of t.failOn ?? []) {
     if (!FAIL_ON_VALUES.includes(f)) {
       throw new RangeError(`unknown --fail-on value "${f}"; use: ${FAIL_ON_VALUES.join(', ')}.`);
@@ -83,10 +102,51 @@ export function validateThresholds(t: Thresholds): void {
   }
 }
 
-/** Applies thresholds to a scored server; every violation is listed, tool by tool. */
-export function evaluateThresholds(report: ServerReport, thresholds: Thresholds): ThresholdOutcome {
+/**
+ * Applies thresholds to a scored server; every violation is listed, tool by tool. The token
+ * budgets (`maxToolTokens`, `maxServerTokens`) read `context` (from `contextReport(tools)`);
+ * without it a set budget fails with a message saying the cost was not measured.
+ */
+export function evaluateThresholds(
+  report: ServerReport,
+  thresholds: Thresholds,
+  context?: ContextReport,
+): ThresholdOutcome {
   validateThresholds(thresholds);
   const failures: ThresholdFailure[] = [];
+  const budgets =
+    thresholds.maxToolTokens !== undefined || thresholds.maxServerTokens !== undefined;
+  if (budgets && !context) {
+    failures.push({
+      rule: thresholds.maxToolTokens !== undefined ? 'max-tool-tokens' : 'max-server-tokens',
+      message: 'the context cost was not measured, so the token budget cannot be checked',
+    });
+  }
+  if (context && thresholds.maxToolTokens !== undefined) {
+    for (const c of context.tools) {
+      if (c.tokens > thresholds.maxToolTokens) {
+        failures.push({
+          tool: c.name,
+          rule: 'max-tool-tokens',
+          message: `costs ${c.tokens} ${context.encoding} tokens in context, over the budget of ${thresholds.maxToolTokens} (${c.tokens - thresholds.maxToolTokens} over)`,
+        });
+      }
+    }
+  }
+  if (context && thresholds.maxServerTokens !== undefined) {
+    const total = context.server.tokens;
+    if (total > thresholds.maxServerTokens) {
+      const top = [...context.tools]
+        .sort((a, b) => b.tokens - a.tokens || (a.name < b.name ? -1 : 1))
+        .slice(0, 3)
+        .map((c) => `${c.name} ${c.tokens}`)
+        .join(', ');
+      failures.push({
+        rule: 'max-server-tokens',
+        message: `the ${context.server.toolCount} tools cost ${total} ${context.encoding} tokens in context, over the budget of ${thresholds.maxServerTokens} (${total - thresholds.maxServerTokens} over; largest: ${top})`,
+      });
+    }
+  }
   const failOn = new Set(thresholds.failOn ?? []);
   for (const t of report.tools) {
     if (thresholds.minTdqs !== undefined && t.tdqs < thresholds.minTdqs - 1e-9) {

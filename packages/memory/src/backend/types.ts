@@ -1,6 +1,5 @@
 import type { Language } from '../lib/language.js';
 import type { QueryTerm } from '../lib/query.js';
-import type { SearchMatch } from '../types.js';
 
 /**
  * The storage side of a memory store: where the index lives and how it is queried. The store
@@ -118,6 +117,9 @@ export interface SearchHit {
   size: number;
   mtime: number;
 }
+
+/** How a search combined its terms. */
+export type SearchMatch = 'all' | 'any' | 'raw';
 
 /** One page of a search. */
 export interface SearchPage {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { createMemory } from '../store.js';
 import type { MemoryOptions, MemoryStore } from '../types.js';
 import { type TempDir, tempDir } from './fs.js';
-import type { BackendUnderTest } from './suite.js';
+import type { BackendUnderTest } from './target.js';
 
 /** A fresh notes folder per test, and the stores made over it on the backend under test. */
 export interface StoreFixture {

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { storeFixture } from './fixture.js';
-import type { BackendUnderTest } from './suite.js';
+import type { BackendUnderTest } from './target.js';
 
 /** Word forms: plurals and other forms found through Snowball stems, exact words ranked first. */
 export function formsTests(target: BackendUnderTest): void {

@@ -5,7 +5,7 @@ import { memoryTools } from '../package.js';
 import { memoriaTools } from '../presets/memoria.js';
 import { toolsFixture } from './fixture.js';
 import { errorOf } from './fs.js';
-import type { BackendUnderTest } from './suite.js';
+import type { BackendUnderTest } from './target.js';
 
 /** The memoria preset over MCP: Spanish names, native behaviour, errors spelled in Spanish. */
 export function memoriaTests(target: BackendUnderTest): void {

@@ -14,7 +14,7 @@ import { MAX_RANKED_CHUNKS } from '../limits.js';
 import { createMemory } from '../store.js';
 import { storeFixture } from './fixture.js';
 import { tempDir } from './fs.js';
-import type { BackendUnderTest } from './suite.js';
+import type { BackendUnderTest } from './target.js';
 
 /** The store's behaviour through its API: indexing, search, fragments, status. */
 export function storeTests(target: BackendUnderTest): void {

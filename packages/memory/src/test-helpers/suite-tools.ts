@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { memoryTools } from '../package.js';
 import { toolsFixture } from './fixture.js';
 import { errorOf } from './fs.js';
-import type { BackendUnderTest } from './suite.js';
+import type { BackendUnderTest } from './target.js';
 
 /** The native memory tools over MCP (SDK client and server over an in-memory transport). */
 export function toolTests(target: BackendUnderTest): void {

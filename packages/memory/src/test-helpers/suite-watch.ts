@@ -6,7 +6,7 @@ import { sourceWatchers } from '../store.js';
 import type { MemoryOptions, MemoryStore } from '../types.js';
 import { storeFixture } from './fixture.js';
 import { tempDir } from './fs.js';
-import type { BackendUnderTest } from './suite.js';
+import type { BackendUnderTest } from './target.js';
 
 /**
  * A store with `watch: true` against one backend: real folders, real `fs.watch`, and the index

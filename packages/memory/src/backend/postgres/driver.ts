@@ -37,6 +37,20 @@ export interface PostgresConnectionOptions {
 
 let driver: typeof Pg | undefined;
 
+/** Options of `postgresBackend`. */
+export interface PostgresBackendOptions extends PostgresConnectionOptions {
+  /**
+   * Schema holding the index (default `lectern`, or the URL's `?schema=` parameter); several
+   * indexes can share one database in different schemas. Created when missing.
+   */
+  schema?: string;
+  /**
+   * Name of this machine among those sharing the database (default the host name). With the
+   * folder of each source it tells apart what each machine saw on its own disk.
+   */
+  machine?: string;
+}
+
 /**
  * The `pg` driver, loaded on first use: it is an optional peer dependency, needed only when a
  * PostgreSQL URL is configured. A missing driver is a clear `DB_DRIVER_MISSING` error.

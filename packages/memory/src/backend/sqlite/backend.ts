@@ -13,7 +13,6 @@ import {
 } from '../../lib/query.js';
 import { stemWord } from '../../lib/stem.js';
 import { MAX_RANKED_CHUNKS } from '../../limits.js';
-import type { SearchMatch } from '../../types.js';
 import {
   type BackendContext,
   type BackendFactory,
@@ -27,6 +26,7 @@ import {
   type MemoryBackend,
   RawQueryError,
   type SearchHit,
+  type SearchMatch,
   type SearchPage,
   type SearchRequest,
   type StoredFile,
