@@ -15,7 +15,7 @@ export const memoryReadFragmentInput = z.object({
     .min(1)
     .max(4096)
     .describe(
-      'File to read as "<source id>/<path>", copied from a memory_search citation (e.g. "notes/projects/alpha.md"). Paths not in the index are refused.',
+      '"<source id>/<path>" from a memory_search citation, e.g. "notes/projects/alpha.md".',
     ),
   start_line: z
     .number()
@@ -62,8 +62,8 @@ export function memoryReadFragmentTool(store: MemoryStore) {
       'Read numbered lines of one indexed note as it is on disk now.',
       'Use it after memory_search to see a citation in context without loading the whole file.',
       'Not for finding which note mentions something: that is memory_search.',
-      "Pass the citation's path and line range, or a slightly wider window; a range over the per-call limit fails with RANGE_TOO_LARGE, and next_start_line says where to go on.",
-      'A path outside the index fails with NOT_INDEXED and the closest indexed paths. stale means the lines may have moved: run memory_reindex and search again.',
+      `Pass the citation's path and line range; more than ${MAX_FRAGMENT_LINES} lines fails with RANGE_TOO_LARGE; next_start_line (and next_start_char inside a cut line) says where to go on.`,
+      'A path outside the index fails with NOT_INDEXED. stale means the lines may have moved: run memory_reindex.',
     ].join(' '),
     inputSchema: memoryReadFragmentInput,
     outputSchema: memoryReadFragmentOutput,
