@@ -148,7 +148,7 @@ describe('lectern tools', () => {
     }
   });
 
-  it('--tokens counts each served tool and the total; the 19 native tools list in 24,000 characters', async () => {
+  it('--tokens counts each served tool and the total; the 19 native tools stay under 28,000 characters', async () => {
     const r = await run(['tools', '--tokens', '--json'], { cwd: s.dir });
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as {
