@@ -16,11 +16,12 @@ import { generateWiki } from './src/corpus/wiki.mjs';
 import { LECTERN_BIN } from './src/lib/mcp.mjs';
 import { setWarmupCap } from './src/lib/measure.mjs';
 import { findTextSearchPeer, versions } from './src/lib/peers.mjs';
-import { markdownReport, textTable } from './src/lib/report.mjs';
+import { markdownReport, qualityTextTable, textTable } from './src/lib/report.mjs';
 import { lines } from './src/scenarios/lines.mjs';
 import { lint } from './src/scenarios/lint.mjs';
 import { memory } from './src/scenarios/memory.mjs';
 import { postgres } from './src/scenarios/postgres.mjs';
+import { relevance } from './src/scenarios/relevance.mjs';
 import { sections } from './src/scenarios/sections.mjs';
 import { server } from './src/scenarios/server.mjs';
 import { wiki } from './src/scenarios/wiki.mjs';
@@ -47,6 +48,8 @@ const PLANS = {
     writerBatches: 25,
     writers: 8,
     pgClients: 4,
+    // Questions of the relevance scenario (null: all 225 of Cranfield).
+    relevanceQuestions: null,
     rounds: { cold: 3, heavy: 3, call: 15, fast: 30, startup: 10 },
   },
   quick: {
@@ -62,6 +65,7 @@ const PLANS = {
     writerBatches: 5,
     writers: 8,
     pgClients: 4,
+    relevanceQuestions: null,
     rounds: { cold: 2, heavy: 2, call: 3, fast: 5, startup: 3 },
   },
   smoke: {
@@ -77,12 +81,13 @@ const PLANS = {
     writerBatches: 2,
     writers: 2,
     pgClients: 2,
+    relevanceQuestions: 12,
     maxWarmup: 1,
     rounds: { cold: 2, heavy: 2, call: 2, fast: 2, startup: 2 },
   },
 };
 
-const SCENARIOS = { sections, lines, wiki, memory, postgres, lint, server };
+const SCENARIOS = { sections, lines, wiki, memory, postgres, relevance, lint, server };
 
 const { values } = parseArgs({
   options: {
@@ -205,6 +210,12 @@ try {
   console.log(
     'ratio = Lectern time / peer time (below 1: Lectern faster); spread: per-round ratios.',
   );
+  const relevanceTable = qualityTextTable(rows);
+  if (relevanceTable) {
+    console.log(
+      `\nRelevance on Cranfield (nDCG@10 as trec_eval ndcg_cut.10):\n${relevanceTable}\n`,
+    );
+  }
   mkdirSync(outDir, { recursive: true });
   const base = join(outDir, mode === 'full' ? date : `${date}-${mode}`);
   writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);

@@ -2,7 +2,7 @@
 // that every scenario produced finite figures and that the results name each peer's version.
 // It never looks at how fast anything was.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,13 +10,22 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import './postgres-context.js';
 
-const RUN = join(dirname(fileURLToPath(import.meta.url)), '..', 'run.mjs');
-const ALL = ['sections', 'lines', 'wiki', 'memory', 'postgres', 'lint', 'server'];
-// The postgres scenario runs against the test run's PostgreSQL (a private cluster started by
-// the global setup). Without one (outside CI only: under CI the setup fails the run) the other
-// scenarios still run, and a test below says loudly that the PostgreSQL rows were not checked.
+const here = dirname(fileURLToPath(import.meta.url));
+const RUN = join(here, '..', 'run.mjs');
+const ALL = ['sections', 'lines', 'wiki', 'memory', 'postgres', 'relevance', 'lint', 'server'];
+// The postgres and relevance scenarios run against the test run's PostgreSQL (a private cluster
+// started by the global setup). Without one (outside CI only: under CI the setup fails the run)
+// the other scenarios still run, and a test below says loudly that those rows were not checked.
+// The relevance scenario also needs the Cranfield collection (../shared/ir, which CI has).
 const pgProvided = inject('lecternPg');
-const SCENARIOS = pgProvided.url ? ALL : ALL.filter((s) => s !== 'postgres');
+const CRANFIELD = process.env.LECTERN_IR_DIR
+  ? join(process.env.LECTERN_IR_DIR, 'cranfield')
+  : join(here, '../..', '../shared/ir/cranfield');
+const cranfield = existsSync(join(CRANFIELD, 'qrels.json'));
+const SCENARIOS = ALL.filter(
+  (s) =>
+    (s !== 'postgres' || pgProvided.url) && (s !== 'relevance' || (pgProvided.url && cranfield)),
+);
 
 interface Figure {
   value: number;
@@ -30,9 +39,24 @@ interface Ratio {
   low: number;
   high: number;
 }
+interface System {
+  name: string;
+  key: string;
+  ndcg10: number;
+  recall10: number;
+  recall100: number;
+  refused: number;
+}
 interface Row {
   scenario: string;
   measure: string;
+  headline: string;
+  quality?: {
+    split: string;
+    questions: number;
+    systems: System[];
+    overlap_top10: { sqlite_postgres: number };
+  };
   lectern_mcp: Figure | null;
   handler: Figure | null;
   peer: Figure & { name: string };
@@ -92,9 +116,18 @@ const finitePositive = (x: unknown) => typeof x === 'number' && Number.isFinite(
 
 describe('pnpm bench --smoke', () => {
   if (!pgProvided.url) {
-    it(`NOT RUN: the postgres scenario (no PostgreSQL: ${pgProvided.reason})`, () => {
-      console.warn(`[lectern] the bench's postgres scenario did not run: ${pgProvided.reason}`);
+    it(`NOT RUN: the postgres and relevance scenarios (no PostgreSQL: ${pgProvided.reason})`, () => {
+      console.warn(
+        `[lectern] the bench's postgres and relevance scenarios did not run: ${pgProvided.reason}`,
+      );
       expect(pgProvided.ci, 'under CI the PostgreSQL scenario must run').toBe(false);
+    });
+  }
+
+  if (!cranfield) {
+    it(`NOT RUN: the relevance scenario (${CRANFIELD} is absent)`, () => {
+      console.warn(`[lectern] the bench's relevance scenario did not run: ${CRANFIELD} is absent`);
+      expect(process.env.CI, 'under CI ../shared/ir/cranfield must be there').toBeFalsy();
     });
   }
 
@@ -117,8 +150,8 @@ describe('pnpm bench --smoke', () => {
     expect([...new Set(r.rows.map((row) => row.scenario))].sort()).toEqual([...SCENARIOS].sort());
   });
 
-  it('gives every row a finite time for Lectern and its peer, and a finite ratio', () => {
-    for (const row of result().rows) {
+  it('gives every timed row a finite time for Lectern and its peer, and a finite ratio', () => {
+    for (const row of result().rows.filter((r) => r.headline !== 'quality')) {
       const label = `${row.scenario} / ${row.measure}`;
       const lectern = row.lectern_mcp ?? row.handler;
       expect(lectern, label).not.toBeNull();
@@ -131,6 +164,28 @@ describe('pnpm bench --smoke', () => {
       expect(lectern!.n, label).toBeGreaterThanOrEqual(2);
     }
   });
+
+  it.runIf(SCENARIOS.includes('relevance'))(
+    'judges both backends and MiniSearch on the relevance splits, with figures in [0, 1]',
+    () => {
+      const rows = result().rows.filter((r) => r.headline === 'quality');
+      expect(rows.map((r) => r.quality!.split)).toEqual(['all', 'dev', 'test']);
+      for (const row of rows) {
+        const q = row.quality!;
+        expect(q.systems.map((x) => x.key)).toEqual(['sqlite', 'postgres', 'minisearch']);
+        for (const x of q.systems) {
+          for (const v of [x.ndcg10, x.recall10, x.recall100]) {
+            expect(v >= 0 && v <= 1, `${row.measure} / ${x.name}: ${v}`).toBe(true);
+          }
+          expect(x.refused).toBeLessThanOrEqual(q.questions);
+        }
+        const o = q.overlap_top10.sqlite_postgres;
+        expect(o >= 0 && o <= 1, `overlap ${o}`).toBe(true);
+      }
+      // Any working search finds some relevant note for the smoke run's twelve questions.
+      expect(rows[0]!.quality!.systems.every((x) => x.recall100 > 0)).toBe(true);
+    },
+  );
 
   it('records the peak memory of the server process for every served scenario', () => {
     for (const row of result().rows.filter((r) => r.lectern_mcp)) {

@@ -89,9 +89,9 @@ const HEADERS = [
   'server RSS',
 ];
 
-/** The rows as arrays of cells, in HEADERS order. */
+/** The rows as arrays of cells, in HEADERS order (relevance figures have their own table). */
 export function tableCells(rows) {
-  return rows.map((r) => [
+  return timed(rows).map((r) => [
     r.scenario,
     r.measure + (r.headline === 'p95' ? ' (p95)' : ''),
     r.lectern_mcp ? fmtMs(r.lectern_mcp.value) : '—',
@@ -105,16 +105,69 @@ export function tableCells(rows) {
   ]);
 }
 
-/** A fixed-width text table for the terminal. */
-export function textTable(rows) {
-  const cells = [HEADERS, ...tableCells(rows)];
-  const widths = HEADERS.map((_, i) => Math.max(...cells.map((c) => String(c[i]).length)));
+const timed = (rows) => rows.filter((r) => r.headline !== 'quality');
+const quality = (rows) => rows.filter((r) => r.headline === 'quality');
+
+const QUALITY_HEADERS = [
+  'split',
+  'ranking',
+  'nDCG@10',
+  'Recall@10',
+  'Recall@100',
+  'refused',
+  'top-10 shared with SQLite',
+  'handler p50',
+  'handler p95',
+];
+
+/** The relevance rows (headline 'quality') as cells: one line per split and ranking. */
+export function qualityCells(rows) {
+  const num = (x) => (x === null || x === undefined ? '—' : x.toFixed(3));
+  return quality(rows).flatMap((r) =>
+    r.quality.systems.map((s) => [
+      `${r.quality.split} (${r.quality.questions})`,
+      s.name,
+      num(s.ndcg10),
+      num(s.recall10),
+      num(s.recall100),
+      s.key === 'reference' ? '—' : `${s.refused} of ${r.quality.questions}`,
+      s.key === 'postgres' ? num(r.quality.overlap_top10.sqlite_postgres) : '',
+      s.handler_p50_ms === undefined ? '—' : fmtMs(s.handler_p50_ms),
+      s.handler_p95_ms === undefined ? '—' : fmtMs(s.handler_p95_ms),
+    ]),
+  );
+}
+
+function fixedWidth(headers, body) {
+  const cells = [headers, ...body];
+  const widths = headers.map((_, i) => Math.max(...cells.map((c) => String(c[i]).length)));
   const line = (c) => c.map((x, i) => String(x).padEnd(widths[i])).join('  ');
   return [
     line(cells[0]),
     widths.map((w) => '-'.repeat(w)).join('  '),
     ...cells.slice(1).map(line),
   ].join('\n');
+}
+
+/** The relevance table for the terminal, or '' when no relevance row was measured. */
+export function qualityTextTable(rows) {
+  return quality(rows).length ? fixedWidth(QUALITY_HEADERS, qualityCells(rows)) : '';
+}
+
+/** The relevance table in Markdown, or '' when no relevance row was measured. */
+export function qualityMarkdownTable(rows) {
+  if (quality(rows).length === 0) return '';
+  const esc = (s) => String(s).replaceAll('|', '\\|');
+  return [
+    `| ${QUALITY_HEADERS.join(' | ')} |`,
+    `|${QUALITY_HEADERS.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...qualityCells(rows).map((c) => `| ${c.map(esc).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** A fixed-width text table for the terminal. */
+export function textTable(rows) {
+  return fixedWidth(HEADERS, tableCells(rows));
 }
 
 /** A Markdown table of the rows. */
@@ -151,6 +204,21 @@ export function markdownReport(result) {
     '',
     markdownTable(result.rows),
     '',
+    ...(qualityMarkdownTable(result.rows)
+      ? [
+          '## Relevance (Cranfield)',
+          '',
+          'nDCG@10 with linear gains (as trec_eval ndcg_cut.10), Recall@10 and Recall@100, means over',
+          'the questions of each split (all; dev = even positions of queries.json, on which field',
+          'weights may be tuned; test = odd positions, reported and never tuned to); a refused question',
+          'scores 0. "top-10 shared with SQLite" is the mean of |top 10 on SQLite ∩ top 10 on',
+          'PostgreSQL| / 10. Handler p50/p95: the in-process search of each question (MiniSearch: timed',
+          'inside its process).',
+          '',
+          qualityMarkdownTable(result.rows),
+          '',
+        ]
+      : []),
     ...(notes.length ? ['Notes:', '', ...notes, ''] : []),
     ...(result.errors?.length
       ? [

@@ -7,6 +7,10 @@
 //   { cmd: 'save', path }        write the index as JSON (MiniSearch's own persistence) -> { ms, bytes }
 //   { cmd: 'load', path, query } load a saved index into a new instance and answer one query
 //                                 -> { ms, hits } (the instance is dropped; 'search' keeps the built one)
+//   { cmd: 'build-notes', files } index every note as two fields, title (its first `# ` line)
+//                                 and body (the rest), MiniSearch's defaults otherwise -> { ms, docs }
+//   { cmd: 'rank', query, k }     MiniSearch's default search (words ORed, BM25+, no prefix, no
+//                                 fuzzy) of the notes -> { ms, ids } (the first k indexes into files)
 // `ms` is measured inside this process around the work only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -14,6 +18,14 @@ import MiniSearch from 'minisearch';
 
 let mini = null;
 let files = [];
+let notes = null;
+
+/** A note as MiniSearch's two obvious fields: the first `# ` heading and everything else. */
+function titleAndBody(text) {
+  const m = /^#[ \t]+(.*)$/m.exec(text);
+  if (!m) return { title: '', body: text };
+  return { title: m[1].trim(), body: text.slice(0, m.index) + text.slice(m.index + m[0].length) };
+}
 
 function handle(msg) {
   const t0 = performance.now();
@@ -43,6 +55,18 @@ function handle(msg) {
     });
     const hits = search(loaded, msg.query);
     return { ms: performance.now() - t0, hits };
+  }
+  if (msg.cmd === 'build-notes') {
+    notes = new MiniSearch({ fields: ['title', 'body'], storeFields: [] });
+    notes.addAll(msg.files.map((f, id) => ({ id, ...titleAndBody(readFileSync(f, 'utf8')) })));
+    return { ms: performance.now() - t0, docs: notes.documentCount };
+  }
+  if (msg.cmd === 'rank') {
+    const ids = notes
+      .search(msg.query)
+      .slice(0, msg.k)
+      .map((r) => r.id);
+    return { ms: performance.now() - t0, ids };
   }
   throw new Error(`unknown command ${msg.cmd}`);
 }
