@@ -264,7 +264,9 @@ async function printTokens(
   const width = Math.max(5, ...report.tools.map((t) => t.name.length));
   const row = (name: string, tokens: number, output: number, chars: number) =>
     `${name.padEnd(width)}  ${String(tokens).padStart(7)}  ${String(output).padStart(13)}  ${String(chars).padStart(7)}\n`;
-  io.stdout(`${'TOOL'.padEnd(width)}  ${'TOKENS'.padStart(7)}  ${'OUTPUT SCHEMA'.padStart(13)}  ${'CHARS'.padStart(7)}\n`);
+  io.stdout(
+    `${'TOOL'.padEnd(width)}  ${'TOKENS'.padStart(7)}  ${'OUTPUT SCHEMA'.padStart(13)}  ${'CHARS'.padStart(7)}\n`,
+  );
   for (const t of report.tools) io.stdout(row(t.name, t.tokens, t.outputSchemaTokens, t.chars));
   const s = report.server;
   io.stdout(row('TOTAL', s.tokens, s.outputSchemaTokens, s.chars));

@@ -55,7 +55,7 @@ describe('memory answers fit the default output budget', () => {
       calls++;
       const content = r.content as string;
       const m =
-        /^2\t([^]*) … \[line 2 cut: characters (\d+) to (\d+) of 249999; continue at next_start_char\]$/.exec(
+        /^2\t([\s\S]*) … \[line 2 cut: characters (\d+) to (\d+) of 249999; continue at next_start_char\]$/.exec(
           content,
         );
       if (r.next_start_char === null) {
