@@ -2,6 +2,8 @@
 // reserved state folder, folder handles and writes that never leave the folder they checked.
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
+  chownSync,
   existsSync,
   linkSync,
   lstatSync,
@@ -12,6 +14,7 @@ import {
   realpathSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -399,5 +402,38 @@ describe('without /proc anchoring (other systems)', () => {
       setProcAnchoringForTests(undefined);
     }
     expect(anchorMode()).toBe(process.platform === 'linux' ? 'descriptor' : 'path');
+  });
+});
+
+describe('modes of what a write makes', () => {
+  it('a replaced file keeps its mode exactly (and, for root, its owner); a new one gets 0644 less the umask', async () => {
+    const p = join(rootDir, 'private.md');
+    writeFileSync(p, 'old');
+    chmodSync(p, 0o600);
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chownSync(p, 4321, 4322);
+    await writeFileInRoot(root, 'private.md', 'new');
+    let st = statSync(p);
+    expect(st.mode & 0o7777).toBe(0o600);
+    if (asRoot) expect([st.uid, st.gid]).toEqual([4321, 4322]);
+    chmodSync(p, 0o640);
+    writeFileInRootSync(root, 'private.md', 'newer');
+    st = statSync(p);
+    expect(st.mode & 0o7777).toBe(0o640);
+    expect(readFileSync(p, 'utf8')).toBe('newer');
+    await writeFileInRoot(root, 'fresh.md', 'x');
+    const umask = process.umask();
+    expect(statSync(join(rootDir, 'fresh.md')).mode & 0o777).toBe(0o644 & ~umask);
+  });
+
+  it('the state folder is created 0700', () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'lectern-state-')));
+    try {
+      const state = openStateDirSync(createRootSync(dir), { create: true })!;
+      state.close();
+      expect(statSync(join(dir, '.lectern')).mode & 0o777).toBe(0o700);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,10 @@ import {
   closeSync,
   constants,
   type Dirent,
+  fchmod as fchmodCb,
+  fchmodSync,
+  fchown as fchownCb,
+  fchownSync,
   fstat as fstatCb,
   fstatSync,
   fsync as fsyncCb,
@@ -298,6 +302,7 @@ type FsAsk =
   | { op: 'mkdirAt'; dir: number; name: string }
   | { op: 'createAt'; dir: number; name: string; mode: number }
   | { op: 'writeAll'; fd: number; data: Uint8Array }
+  | { op: 'keepMode'; fd: number; mode: number; uid: number; gid: number }
   | { op: 'renameAt'; dir: number; from: string; to: string }
   | { op: 'unlinkAt'; dir: number; name: string }
   | { op: 'fsync'; fd: number }
@@ -325,6 +330,14 @@ const openAsync = promisify(openCb) as (p: string, flags: number, mode?: number)
 const fstatAsync = promisify(fstatCb);
 const closeAsync = promisify(closeCb);
 const fsyncAsync = promisify(fsyncCb);
+const fchmodAsync = promisify(fchmodCb);
+const fchownAsync = promisify(fchownCb);
+
+/** Whether an owner change may be tried: only a process that can give files away (root). */
+function mayChown(uid: number, gid: number): boolean {
+  const own = process.getuid?.();
+  return own === 0 && (uid !== own || gid !== process.getgid?.());
+}
 const writeAsync = promisify(writeCb) as unknown as (
   fd: number,
   buf: Uint8Array,
@@ -370,6 +383,10 @@ async function askAsync(q: FsAsk): Promise<FsAnswer> {
       }
       return undefined;
     }
+    case 'keepMode':
+      await fchmodAsync(q.fd, q.mode);
+      if (mayChown(q.uid, q.gid)) await fchownAsync(q.fd, q.uid, q.gid).catch(() => {});
+      return undefined;
     case 'renameAt':
       await rename(at(q.dir, q.from), at(q.dir, q.to));
       return undefined;
@@ -436,6 +453,16 @@ function askSync(q: FsAsk): FsAnswer {
       while (off < q.data.length) off += writeSync(q.fd, q.data, off, q.data.length - off);
       return undefined;
     }
+    case 'keepMode':
+      fchmodSync(q.fd, q.mode);
+      if (mayChown(q.uid, q.gid)) {
+        try {
+          fchownSync(q.fd, q.uid, q.gid);
+        } catch {
+          /* the owner stays this process's where the file system refuses */
+        }
+      }
+      return undefined;
     case 'renameAt':
       renameSync(at(q.dir, q.from), at(q.dir, q.to));
       return undefined;
@@ -1467,7 +1494,8 @@ export function openStateDirSync(root: Root, options: { create?: boolean } = {})
         const code = errno(e);
         if (code === 'ENOENT' && options.create && attempt < 3) {
           try {
-            mkdirSync(at(rootDir.fd, STATE_DIR_NAME), 0o755);
+            // Lectern's state (locks, journals, indexes) is for the root's owner only.
+            mkdirSync(at(rootDir.fd, STATE_DIR_NAME), 0o700);
             fsyncSync(rootDir.fd);
           } catch (err) {
             if (errno(err) !== 'EEXIST') throw err;
@@ -1553,7 +1581,10 @@ export async function resolveForWrite(
 export interface WriteFileOptions {
   /** Create missing folders (default false: `PATH_NOT_FOUND` when the folder is missing). */
   createParents?: boolean;
-  /** Mode of a new file (default 0o644). */
+  /**
+   * Mode of the file (default: an existing file's own mode and, for root, owner are kept; a new
+   * file gets 0o644 less the umask).
+   */
   mode?: number;
 }
 
@@ -1595,6 +1626,12 @@ function* writeSteps(
       mode: options.mode ?? 0o644,
     }) as number;
     try {
+      // A file replaced keeps its permission bits (exactly: the umask does not apply) and, where
+      // this process may give files away, its owner, so a private page stays private.
+      const old = walked.stat;
+      if (old !== null && options.mode === undefined) {
+        yield { op: 'keepMode', fd, mode: old.mode & 0o7777, uid: old.uid, gid: old.gid };
+      }
       yield { op: 'writeAll', fd, data };
       yield { op: 'fsync', fd };
     } finally {

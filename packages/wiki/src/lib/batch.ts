@@ -13,6 +13,7 @@ import {
 import { formatWikiLink } from '@lectern/markdown';
 import { unifiedDiff } from './diff.js';
 import { headingKey } from './markdown.js';
+import { formatLogEntry, nameKey } from './names.js';
 import type { PageAnalysis } from './page.js';
 import { LinkResolver } from './resolve.js';
 import { LOG_FILE, type Wiki } from './wiki.js';
@@ -86,6 +87,7 @@ export interface BatchPlan {
 }
 
 const MAX_BROKEN_LINKS = 100;
+
 const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UTF8 = new TextEncoder();
 
@@ -184,18 +186,6 @@ function resolveMarkdown(resolver: LinkResolver, dest: string, from: string): st
   );
 }
 
-/** Formats the dated log.md entry for a batch. */
-export function formatLogEntry(text: string, summary: string[], now: Date): string {
-  const stamp = `${now.toISOString().slice(0, 10)} ${now.toISOString().slice(11, 16)} UTC`;
-  const lines = text.trim().split(/\r?\n/);
-  const head = lines[0]!.trim();
-  const rest = lines.slice(1).join('\n').trim();
-  let entry = `## [${stamp}] ${head}\n`;
-  if (rest !== '') entry += `\n${rest}\n`;
-  if (summary.length > 0) entry += `\nChanged: ${summary.join('; ')}.\n`;
-  return entry;
-}
-
 /**
  * Plans a batch: loads every page it touches, applies the operations in order to an in-memory
  * copy, rewrites links for moves, appends the log entry, checks sizes and collects what would
@@ -205,8 +195,13 @@ export function formatLogEntry(text: string, summary: string[], now: Date): stri
 export class BatchPlanner {
   private readonly slots = new Map<string, Slot>();
   private present = new Set<string>();
-  private readonly lowerPresent = new Map<string, string>();
+  /** Present paths by {@link nameKey}: who a new path would be confused with. */
+  private readonly keyPresent = new Map<string, string>();
+  /** Folders of present paths by {@link nameKey}. */
+  private readonly keyFolders = new Map<string, string>();
   private readonly warnings: string[] = [];
+  /** Pages with several hard links, left out of link checks and rewrites. */
+  private readonly hardLinked = new Set<string>();
 
   constructor(
     private readonly wiki: Wiki,
@@ -217,15 +212,19 @@ export class BatchPlanner {
 
   private addPresent(path: string): void {
     this.present.add(path);
-    this.lowerPresent.set(path.toLowerCase(), path);
+    this.keyPresent.set(nameKey(path), path);
+    for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) {
+      const folder = path.slice(0, i);
+      if (!this.keyFolders.has(nameKey(folder))) this.keyFolders.set(nameKey(folder), folder);
+    }
   }
 
   private removePresent(path: string): void {
     this.present.delete(path);
-    if (this.lowerPresent.get(path.toLowerCase()) === path) {
-      this.lowerPresent.delete(path.toLowerCase());
-      for (const p of this.present)
-        if (p.toLowerCase() === path.toLowerCase()) this.lowerPresent.set(p.toLowerCase(), p);
+    const key = nameKey(path);
+    if (this.keyPresent.get(key) === path) {
+      this.keyPresent.delete(key);
+      for (const p of this.present) if (nameKey(p) === key) this.keyPresent.set(key, p);
     }
   }
 
@@ -325,13 +324,35 @@ export class BatchPlanner {
 
   private checkCreatable(path: string, except?: string): void {
     this.wiki.checkNewPagePath(path, this.present.size - (except === undefined ? 0 : 1));
-    const clash = this.lowerPresent.get(path.toLowerCase());
-    if (clash !== undefined && clash !== path && clash !== except) {
+    let clash = this.keyPresent.get(nameKey(path));
+    let shown = clash ?? '';
+    let same = path;
+    if (clash === undefined || clash === path || clash === except) {
+      // a folder spelled like an existing one in another case or Unicode form
+      clash = undefined;
+      for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) {
+        const folder = path.slice(0, i);
+        const known = this.keyFolders.get(nameKey(folder));
+        if (known !== undefined && known !== folder) {
+          clash = known;
+          shown = `folder ${known}`;
+          same = folder;
+          break;
+        }
+      }
+    }
+    if (clash === undefined) return;
+    if (clash.normalize('NFC') !== same.normalize('NFC')) {
       throw fail(
         'PATH_CASE_CONFLICT',
-        `${path} differs only in letter case from the existing ${clash}; links could not tell them apart. Use ${clash} or another name.`,
+        `${path} differs only in letter case from the existing ${shown}; links could not tell them apart. Use ${clash} or another name.`,
       );
     }
+    throw fail(
+      'PATH_UNICODE_CONFLICT',
+      `${path} is the existing ${shown} written with other Unicode code points (the same letters composed differently, e.g. "é" as one character or as "e" plus an accent); they would list and link as one name. Use ${clash} as it is, or another name.`,
+      [clash],
+    );
   }
 
   private checkText(text: string, field: string): void {
@@ -484,8 +505,17 @@ export class BatchPlanner {
   private async allPages(): Promise<Slot[]> {
     const out: Slot[] = [];
     for (const p of [...this.present].sort()) {
-      if (!this.wiki.isPagePath(p)) continue;
-      const s = await this.slot(p);
+      if (!this.wiki.isPagePath(p) || this.hardLinked.has(p)) continue;
+      let s: Slot;
+      try {
+        s = await this.slot(p);
+      } catch (e) {
+        // A page with another name elsewhere (a hard link) is never read: its links are not
+        // checked or rewritten, and the batch goes on with a warning naming it.
+        if (!isToolError(e) || e.code !== 'PATH_HARD_LINK') throw e;
+        this.hardLinked.add(p);
+        continue;
+      }
       if (s.exists) out.push(s);
     }
     return out;
@@ -654,11 +684,13 @@ export class BatchPlanner {
         slot.exists = true;
         try {
           this.checkSize(slot);
+          if (!this.present.has(LOG_FILE)) this.wiki.checkNewPagePath(LOG_FILE, this.present.size);
         } catch (e) {
           slot.text = before.text;
           slot.exists = before.exists;
           throw e;
         }
+        // a new log.md is a file like any other: it was counted against the file limit above
         if (!this.present.has(LOG_FILE)) this.addPresent(LOG_FILE);
         if (!slot.pinned) slot.cause = 'log';
       } catch (e) {
@@ -717,6 +749,12 @@ export class BatchPlanner {
       }
       broken = await this.brokenLinks(
         [...sources.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
+      );
+    }
+    if (this.hardLinked.size > 0) {
+      const list = [...this.hardLinked].sort();
+      this.warnings.push(
+        `links in ${list.length} page(s) with more than one hard link were not read, checked or rewritten (another name of such a file may lie outside the wiki): ${list.slice(0, 10).join(', ')}${list.length > 10 ? ', ...' : ''}. A link there to a moved page keeps its old target.`,
       );
     }
     const diffs = new Map<string, string>();

@@ -50,13 +50,44 @@ export interface Journal {
   entries: JournalEntry[];
 }
 
+/** A page a journal side could not be applied to because of an I/O error (disk full, ...). */
+export interface PendingPage {
+  path: string;
+  /** The error code, e.g. `ENOSPC`. */
+  errno: string;
+}
+
+/** What applying one side of a journal did. */
+export interface SideResult {
+  completed: string[];
+  /** Pages holding neither side (changed by someone else), left alone. */
+  skipped: string[];
+  /** Pages that could not be written (I/O error); the journal must stay while any remain. */
+  failed: PendingPage[];
+}
+
+/**
+ * Test seam: called right before each page write or removal that applying a journal side (or a
+ * batch) makes; throwing from it stands for the file system failing that write (e.g. ENOSPC).
+ */
+export const pageWriteSeam: {
+  before?: ((path: string, kind: 'write' | 'remove', bytes: number) => void) | undefined;
+} = {};
+
 /** What a recovery did. */
 export interface RecoveryReport {
   batch_id: string | null;
-  /** Pages rewritten (or removed) to finish the batch. */
+  /** Pages rewritten (or removed) to finish the batch (or, when `undone`, to undo it). */
   completed: string[];
   /** Pages that matched neither side of the journal (changed by someone else) and were left alone. */
   skipped: string[];
+  /**
+   * Pages that could be neither finished nor put back because of an I/O error (disk full):
+   * the journal is kept, and every later call on the wiki tries again.
+   */
+  pending: PendingPage[];
+  /** True when the batch could not be finished and was undone instead (every page old). */
+  undone?: boolean;
   /** Leftover temporary files removed. */
   temp_files_removed: number;
   at: string;
@@ -85,7 +116,8 @@ function currentBytes(root: Root, rel: string): Buffer | null {
 
 /** Writes the journal durably (atomic replace in the state folder). */
 export async function writeJournal(stateDir: string, journal: Journal): Promise<void> {
-  await writeFileAtomic(join(stateDir, JOURNAL_FILE), JSON.stringify(journal));
+  // It holds whole pages: readable by the wiki's owner only, like the folder it sits in.
+  await writeFileAtomic(join(stateDir, JOURNAL_FILE), JSON.stringify(journal), { mode: 0o600 });
 }
 
 /** Removes the journal and makes the removal durable. */
@@ -151,21 +183,52 @@ function readJournal(stateDir: string): Journal | 'corrupt' | null {
   }
 }
 
+/** Path errors that mean someone else put something else at a page's place: left alone. */
+const FOREIGN_CODES = new Set([
+  'PATH_SYMLINK',
+  'PATH_NOT_DIRECTORY',
+  'PATH_IS_DIRECTORY',
+  'PATH_NOT_REGULAR',
+  'PATH_HARD_LINK',
+  'PATH_TOO_LONG',
+]);
+
+/** The short code of an error (errno such as ENOSPC, else a ToolError code). */
+export function errnoOf(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' ? code : 'UNKNOWN';
+}
+
+/**
+ * The order in which a side's entries are applied. Finishing (`after`): writes first, removals
+ * last, so a moved page exists at its new path before the old one goes. Undoing (`before`):
+ * removals first (they free space), then the old bytes are put back.
+ */
+function ordered(entries: JournalEntry[], side: 'after' | 'before'): JournalEntry[] {
+  const removes = (e: JournalEntry) => (side === 'after' ? e.after : e.before) === null;
+  const writes = entries.filter((e) => !removes(e));
+  const removals = entries.filter(removes);
+  return side === 'after' ? [...writes, ...removals] : [...removals, ...writes];
+}
+
 /**
  * Applies one side of a journal to the pages: every entry whose page still holds the other
  * side (or already holds this side) ends up holding this side. A page that holds neither was
- * changed by someone else after the crash; it is left alone and reported. `checkPath` must
- * throw for a path the wiki would never write (outside, hidden, not a page).
+ * changed by someone else after the crash; it is left alone and reported. A page that cannot
+ * be written (an I/O error such as ENOSPC) is reported as failed, and the others are still
+ * tried. `checkPath` must throw for a path the wiki would never write (outside, hidden, not a
+ * page).
  */
 export function applyJournalSide(
   root: Root,
   journal: Journal,
   side: 'after' | 'before',
   checkPath: (rel: string) => string,
-): { completed: string[]; skipped: string[] } {
+): SideResult {
   const completed: string[] = [];
   const skipped: string[] = [];
-  for (const entry of journal.entries) {
+  const failed: PendingPage[] = [];
+  for (const entry of ordered(journal.entries, side)) {
     let rel: string;
     try {
       rel = checkPath(entry.path);
@@ -187,14 +250,16 @@ export function applyJournalSide(
         skipped.push(rel);
         continue;
       }
+      pageWriteSeam.before?.(rel, want === null ? 'remove' : 'write', want?.length ?? 0);
       if (want === null) removeFileInRootSync(root, rel);
       else writeFileInRootSync(root, rel, want, { createParents: true });
       completed.push(rel);
-    } catch {
-      skipped.push(rel);
+    } catch (e) {
+      if (isToolError(e) && FOREIGN_CODES.has(e.code)) skipped.push(rel);
+      else failed.push({ path: rel, errno: errnoOf(e) });
     }
   }
-  return { completed, skipped };
+  return { completed, skipped, failed };
 }
 
 /**
@@ -272,8 +337,10 @@ function safeList(dir: string): string[] {
 
 /**
  * Finishes an interrupted batch (rolls it forward from the journal), removes the journal and
- * sweeps temporary files. Must run while holding the wiki lock. Returns null when there was
- * nothing to do.
+ * sweeps temporary files. When a page cannot be written (an I/O error such as a full disk) the
+ * batch is undone instead; when that fails too, the journal is kept and `pending` names the
+ * pages, so a later call tries again. Must run while holding the wiki lock. Returns null when
+ * there was nothing to do.
  */
 export function recover(
   root: Root,
@@ -285,6 +352,7 @@ export function recover(
     batch_id: null,
     completed: [],
     skipped: [],
+    pending: [],
     temp_files_removed: 0,
     at: new Date().toISOString(),
   };
@@ -293,9 +361,24 @@ export function recover(
     renameSync(join(stateDir, JOURNAL_FILE), join(stateDir, report.quarantined));
     fsyncDirSync(stateDir);
   } else if (journal) {
-    Object.assign(report, applyJournalSide(root, journal, 'after', checkPath));
     report.batch_id = journal.batch_id;
-    removeJournal(stateDir);
+    const forward = applyJournalSide(root, journal, 'after', checkPath);
+    report.completed = forward.completed;
+    report.skipped = forward.skipped;
+    if (forward.failed.length > 0) {
+      // Cannot finish (disk full, ...): undo instead, so the wiki is wholly old rather than
+      // half-applied. When that fails too, the journal (the only copy of some pages' bytes)
+      // stays, and the next call tries again.
+      const back = applyJournalSide(root, journal, 'before', checkPath);
+      if (back.failed.length === 0) {
+        report.undone = true;
+        report.completed = back.completed;
+        report.skipped = back.skipped;
+      } else {
+        report.pending = forward.failed;
+      }
+    }
+    if (report.pending.length === 0) removeJournal(stateDir);
   }
   report.temp_files_removed = sweepTempFiles(root, stateDir);
   return journal === null && report.temp_files_removed === 0 ? null : report;

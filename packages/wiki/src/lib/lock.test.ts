@@ -4,6 +4,8 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -12,7 +14,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../test-helpers/wiki.js';
-import { LOCK_STALE_MS, removeDeadLockTemps, WikiLock } from './lock.js';
+import { LOCK_STALE_MS, processStart, removeDeadLockTemps, WikiLock } from './lock.js';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -79,7 +81,7 @@ describe('WikiLock', () => {
     held!.release();
   });
 
-  it('leaves a live, fresh lock alone but takes it over once it is older than the bound', () => {
+  it('leaves a live, fresh lock without a boot id (older versions) alone but takes it over once it is older than the bound', () => {
     const dir = stateDir();
     const pid = livePid();
     plant(dir, info(pid));
@@ -88,6 +90,50 @@ describe('WikiLock', () => {
     const held = new WikiLock(dir).tryAcquire();
     expect(held).not.toBeNull();
     held!.release();
+  });
+
+  it('never takes over the lock of a process alive on this machine, however old; a reboot or a reused pid frees it', () => {
+    const dir = stateDir();
+    const pid = livePid();
+    const full = (over: Record<string, unknown>) =>
+      JSON.stringify({
+        pid,
+        host: hostname(),
+        token: `t${Math.random()}`,
+        acquired_at: new Date().toISOString(),
+        boot_id: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+        pid_ns: readlinkSync('/proc/self/ns/pid'),
+        start: processStart(pid),
+        ...over,
+      });
+    const lockFile = plant(dir, full({}), LOCK_STALE_MS * 10);
+    expect(new WikiLock(dir).tryAcquire()).toBeNull();
+    // written before a reboot: the pid that runs now is someone else
+    plant(dir, full({ boot_id: '00000000-0000-0000-0000-000000000000' }), 0);
+    const afterReboot = new WikiLock(dir).tryAcquire();
+    expect(afterReboot).not.toBeNull();
+    afterReboot!.release();
+    // same pid, another start time: the holder died and its pid was reused
+    plant(dir, full({ start: '1' }), 0);
+    const reused = new WikiLock(dir).tryAcquire();
+    expect(reused).not.toBeNull();
+    expect(JSON.parse(readFileSync(lockFile, 'utf8')).pid).toBe(process.pid);
+    reused!.release();
+  });
+
+  it('writes its lock 0600 in a 0700 state folder, with the facts another process checks', () => {
+    const dir = stateDir();
+    const held = new WikiLock(dir).tryAcquire()!;
+    const info = JSON.parse(readFileSync(join(dir, 'write.lock'), 'utf8'));
+    expect(info).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+      start: processStart(process.pid),
+    });
+    expect(info.boot_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(statSync(join(dir, 'write.lock')).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    held.release();
   });
 
   it('judges a lock from another host by age only', () => {

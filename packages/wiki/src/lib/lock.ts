@@ -8,6 +8,8 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
+  readlinkSync,
   readSync,
   unlinkSync,
   utimesSync,
@@ -32,6 +34,14 @@ export interface LockInfo {
   host: string;
   token: string;
   acquired_at: string;
+  /**
+   * Identity of the holder's machine and process beyond the host name (Linux): the kernel's
+   * boot id, the pid namespace and the process start time (clock ticks since boot). With them a
+   * lock on this machine is judged by whether its very process still runs, never by age.
+   */
+  boot_id?: string;
+  pid_ns?: string;
+  start?: string;
 }
 
 const LOCK_TEMP_RE = /^write\.lock\.(\d+)\.[0-9a-f]+\.tmp$/;
@@ -71,6 +81,56 @@ export interface HeldLock {
 }
 
 const HOST = hostname();
+
+function readOr(read: () => string): string | undefined {
+  try {
+    const v = read().trim();
+    return v === '' ? undefined : v;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The kernel's boot id (Linux), so a lock left before a reboot is never mistaken for live. */
+const BOOT_ID = readOr(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8'));
+/** This process's pid namespace: pids are only comparable inside one. */
+const PID_NS = readOr(() => readlinkSync('/proc/self/ns/pid'));
+
+/** Start time of a process (field 22 of /proc/PID/stat), so a reused pid is told apart. */
+export function processStart(pid: number): string | undefined {
+  return readOr(() => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name (field 2) is in parentheses and may hold spaces: count after the last ')'
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? '';
+  });
+}
+
+const OWN_START = processStart(process.pid);
+
+/**
+ * Whether the process holding a lock is known to be alive on this very machine: same host,
+ * same boot, same pid namespace, the pid runs and (where recorded) started at the same time.
+ * Null when that cannot be known (another host, a lock from an older version without a boot
+ * id, another pid namespace): then only the heartbeat's age can tell.
+ */
+export function holderAlive(info: LockInfo): boolean | null {
+  if (info.host !== HOST) return null;
+  if (!pidAlive(info.pid)) {
+    // A pid that is gone on this host is gone in any namespace of this host that shares our
+    // view of it; without a boot id (older lock) this was always the rule.
+    if (info.pid_ns === undefined || info.pid_ns === PID_NS) return false;
+    return null;
+  }
+  if (info.boot_id === undefined || BOOT_ID === undefined) return null;
+  if (info.boot_id !== BOOT_ID) return false;
+  if (info.pid_ns !== PID_NS) return null;
+  if (info.start !== undefined) {
+    const start = processStart(info.pid);
+    if (start !== undefined && start !== info.start) return false;
+  }
+  return true;
+}
 
 function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -118,14 +178,20 @@ function readLock(path: string): { info: LockInfo | null; key: string; mtimeMs: 
 function isStale(lock: { info: LockInfo | null; mtimeMs: number }, now: number): boolean {
   const age = now - lock.mtimeMs;
   if (!lock.info) return age > EMPTY_LOCK_GRACE_MS;
-  if (lock.info.host === HOST && !pidAlive(lock.info.pid)) return true;
+  const alive = holderAlive(lock.info);
+  // A holder alive on this machine keeps its lock however long it has been stopped (SIGSTOP,
+  // a blocked event loop): taking it over would let its old plan land over newer edits.
+  if (alive !== null) return !alive;
   return age > LOCK_STALE_MS;
 }
 
 /**
  * A cross-process lock on one wiki: a file created exclusively under the wiki's state folder,
- * holding the owner's pid, host and a random token. A lock whose process is gone (same host),
- * or which has not been refreshed for {@link LOCK_STALE_MS}, is stale and is taken over. A
+ * holding the owner's pid, host, boot id, pid namespace, process start time and a random token.
+ * A lock whose process is known alive on this machine is never taken over, however old (a
+ * stopped writer resumes and finds its lock still its own); one whose process is gone is stale
+ * at once; one whose holder cannot be checked (another host, an older lock without a boot id)
+ * is stale when it has not been refreshed for {@link LOCK_STALE_MS}, and is taken over. A
  * takeover is itself serialised: the taker first creates a marker named after the stale
  * lock's token (O_EXCL), then removes the lock only if it still carries that token, so two
  * takers can never both remove a lock, nor remove a fresh one.
@@ -150,7 +216,7 @@ export class WikiLock {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       try {
-        mkdirSync(this.stateDir, { mode: 0o755 });
+        mkdirSync(this.stateDir, { mode: 0o700 });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
@@ -173,18 +239,29 @@ export class WikiLock {
         host: HOST,
         token,
         acquired_at: new Date().toISOString(),
+        ...(BOOT_ID ? { boot_id: BOOT_ID } : {}),
+        ...(PID_NS ? { pid_ns: PID_NS } : {}),
+        ...(OWN_START ? { start: OWN_START } : {}),
       };
       const tmp = join(this.stateDir, `write.lock.${process.pid}.${token}.tmp`);
       const fd = openSync(
         tmp,
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-        0o644,
+        0o600,
       );
       try {
         writeSync(fd, JSON.stringify(info));
-      } finally {
+      } catch (e) {
+        // a full disk: leave no empty temporary file behind for every retry
         closeSync(fd);
+        try {
+          unlinkSync(tmp);
+        } catch {
+          /* removed already */
+        }
+        throw e;
       }
+      closeSync(fd);
       try {
         linkSync(tmp, this.path);
       } catch (e) {
@@ -239,7 +316,7 @@ export class WikiLock {
       fd = openSync(
         marker,
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-        0o644,
+        0o600,
       );
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;

@@ -27,9 +27,28 @@ function segmentsOf(path: string): number {
  * Matching is case-insensitive (an exact-case file wins a tie) and the page extension may be
  * left out. An empty link path (`[[#Heading]]`) is the linking page itself.
  */
+/**
+ * Work counters of every {@link LinkResolver} in this process, for tests that bound the cost of
+ * link resolution by counts rather than time: `resolved` counts link paths resolved from
+ * scratch (not from a resolver's memo), `candidates` the file paths examined while doing so.
+ */
+export const resolverStats = { resolved: 0, candidates: 0 };
+
+/** Files a link path's last segment names, in the order a tie is broken, and by folder. */
+interface Candidates {
+  /** Matching paths by fewest folders, then alphabetically. */
+  sorted: string[];
+  /** The same paths by folder, each list in the order of `sorted`. */
+  byFolder: Map<string, string[]>;
+}
+
 export class LinkResolver {
   private readonly byPath = new Map<string, string[]>();
   private readonly byName = new Map<string, string[]>();
+  /** Memo: link path (cleaned) and linking folder -> target; each is resolved once. */
+  private readonly memo = new Map<string, string | null>();
+  /** Memo: lower-cased spelling -> its suffix matches, sorted once. */
+  private readonly suffixMemo = new Map<string, Candidates>();
 
   constructor(
     paths: Iterable<string>,
@@ -68,18 +87,37 @@ export class LinkResolver {
     return null;
   }
 
-  /** Files whose path ends with the link path (as a whole segment sequence), for one spelling. */
-  private suffixMatches(linkPath: string): string[] {
-    for (const s of this.spellings(linkPath)) {
-      const lower = s.toLowerCase();
-      const name = lower.slice(lower.lastIndexOf('/') + 1);
-      const hits = (this.byName.get(name) ?? []).filter((p) => {
+  /** Suffix matches of one lower-cased spelling, computed once per resolver. */
+  private candidates(lower: string): Candidates {
+    const known = this.suffixMemo.get(lower);
+    if (known) return known;
+    const name = lower.slice(lower.lastIndexOf('/') + 1);
+    const named = this.byName.get(name) ?? [];
+    resolverStats.candidates += named.length;
+    const sorted = named
+      .filter((p) => {
         const l = p.toLowerCase();
         return l === lower || l.endsWith(`/${lower}`);
-      });
-      if (hits.length > 0) return hits;
+      })
+      .sort((a, b) => segmentsOf(a) - segmentsOf(b) || (a < b ? -1 : a > b ? 1 : 0));
+    const byFolder = new Map<string, string[]>();
+    for (const p of sorted) {
+      const list = byFolder.get(dirOf(p));
+      if (list) list.push(p);
+      else byFolder.set(dirOf(p), [p]);
     }
-    return [];
+    const out = { sorted, byFolder };
+    this.suffixMemo.set(lower, out);
+    return out;
+  }
+
+  /** Files whose path ends with the link path (as a whole segment sequence), for one spelling. */
+  private suffixMatches(linkPath: string): Candidates | null {
+    for (const s of this.spellings(linkPath)) {
+      const hits = this.candidates(s.toLowerCase());
+      if (hits.sorted.length > 0) return hits;
+    }
+    return null;
   }
 
   private static clean(linkPath: string): string {
@@ -92,22 +130,29 @@ export class LinkResolver {
   resolve(linkPath: string, from: string): string | null {
     const t = LinkResolver.clean(linkPath);
     if (t === '') return from;
+    // The answer depends only on the link path and the linking page's folder: each distinct
+    // pair is worked out once, so a page with 100,000 copies of one link costs one resolution.
+    const folder = dirOf(from);
+    const key = `${folder}\0${t}`;
+    const known = this.memo.get(key);
+    if (known !== undefined) return known;
+    resolverStats.resolved++;
+    const found = this.resolveUncached(t, folder);
+    this.memo.set(key, found);
+    return found;
+  }
+
+  private resolveUncached(t: string, folder: string): string | null {
     if (t.startsWith('./') || t.startsWith('../')) {
-      const joined = posix.normalize(posix.join(dirOf(from), t));
+      const joined = posix.normalize(posix.join(folder, t));
       if (joined.startsWith('../') || joined === '..') return null;
       return this.exact(joined);
     }
     const direct = this.exact(t);
     if (direct) return direct;
     const hits = this.suffixMatches(t);
-    if (hits.length === 0) return null;
-    if (hits.length === 1) return hits[0]!;
-    const folder = dirOf(from);
-    const local = hits.filter((h) => dirOf(h) === folder);
-    const pool = local.length > 0 ? local : hits;
-    return [...pool].sort(
-      (a, b) => segmentsOf(a) - segmentsOf(b) || (a < b ? -1 : a > b ? 1 : 0),
-    )[0]!;
+    if (hits === null) return null;
+    return (hits.byFolder.get(folder) ?? hits.sorted)[0]!;
   }
 
   /** How an existing link path is spelled, so a rewrite can keep the style. */
@@ -147,7 +192,7 @@ export class LinkResolver {
         const candidate = parts.slice(-k).join('/');
         if (
           this.exact(candidate) === null &&
-          this.suffixMatches(candidate).length === 1 &&
+          this.suffixMatches(candidate)?.sorted.length === 1 &&
           this.resolve(candidate, from) === target
         ) {
           return candidate;

@@ -55,8 +55,17 @@ export interface WikiOptions {
 /** Default {@link WikiOptions.maxPageBytes}: 1 MiB. */
 export const DEFAULT_MAX_PAGE_BYTES = 1024 * 1024;
 const MAX_PAGE_BYTES_LIMIT = 16 * 1024 * 1024;
-/** Most files a wiki may hold; listing and search refuse a larger one (`WIKI_TOO_LARGE`). */
+/**
+ * Most files a wiki may hold: a batch that would add a file past it is refused
+ * (`WIKI_TOO_LARGE`). A wiki that grew past it by other means is still read, listed, searched
+ * and edited (deletes included) up to {@link scanLimitFor} files.
+ */
 export const MAX_FILES = 200_000;
+
+/** Most files a scan reads for a wiki whose file limit is `maxFiles` (a quarter more). */
+export function scanLimitFor(maxFiles: number): number {
+  return maxFiles + Math.ceil(maxFiles / 4);
+}
 /** Deepest folder nesting listing and search accept (`WIKI_TOO_DEEP`). */
 export const MAX_DEPTH = 64;
 /**
@@ -66,6 +75,15 @@ export const MAX_DEPTH = 64;
  */
 const UNSAFE_NAME_CHARS =
   /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+/**
+ * Characters that show as nothing, so two names that look the same differ: the soft hyphen,
+ * zero-width space, non-joiner and joiner, word joiner and invisible operators, the byte-order
+ * mark (zero-width no-break space), the combining grapheme joiner, Hangul fillers, Mongolian
+ * free variation selectors and vowel separator, deprecated format controls, interlinear
+ * annotation controls and the tag characters.
+ */
+const INVISIBLE_NAME_CHARS =
+  /\u034f|\u17b4|\u17b5|\u180b|\u180c|\u180d|\u180f|[\u00ad\u115f\u1160\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]/u;
 const ANALYSIS_CACHE_CHARS = 32 * 1024 * 1024;
 
 /** The index file, log file and default schema file at a wiki's root. */
@@ -179,6 +197,8 @@ export class Wiki {
   readonly schemaFile: string;
   readonly maxPageBytes: number;
   readonly extensions: readonly string[];
+  /** File limit of this wiki ({@link MAX_FILES}; lowered by tests). */
+  maxFiles = MAX_FILES;
   private readonly metas = new Map<string, PageMeta>();
   private readonly analyses = new AnalysisCache();
 
@@ -244,6 +264,7 @@ export class Wiki {
    */
   async scan(): Promise<FileEntry[]> {
     const out: FileEntry[] = [];
+    const scanLimit = scanLimitFor(this.maxFiles);
     // Each folder is opened inside its parent's descriptor without following links and listed
     // through it, so a folder swapped for a link mid-scan is skipped, never followed.
     const walk = async (dir: OpenedDir, dirRel: string, depth: number): Promise<void> => {
@@ -281,10 +302,11 @@ export class Wiki {
             child.close();
           }
         } else if (st.isFile()) {
-          if (out.length >= MAX_FILES) {
+          if (out.length >= scanLimit) {
             throw new ToolError(
               'WIKI_TOO_LARGE',
-              `wiki ${this.id} holds more than ${MAX_FILES} files; serve a smaller folder.`,
+              `wiki ${this.id} holds more than ${scanLimit} files, too many to list or search (the limit for new files is ${this.maxFiles}); serve a smaller folder or remove files by hand.`,
+              { details: { max_files: this.maxFiles, scan_limit: scanLimit } },
             );
           }
           out.push({
@@ -331,10 +353,19 @@ export class Wiki {
         `${field} ${JSON.stringify(showPath(rel))} contains U+${cp}; page names may not contain control characters, line breaks or bidirectional controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C).`,
       );
     }
-    if (files >= MAX_FILES) {
+    const invisible = INVISIBLE_NAME_CHARS.exec(rel);
+    if (invisible) {
+      const cp = invisible[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      throw new ToolError(
+        'PAGE_NAME_INVALID',
+        `${field} ${JSON.stringify(showPath(rel).replace(new RegExp(INVISIBLE_NAME_CHARS.source, 'gu'), (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`))} contains the invisible character U+${cp}; page names may not contain characters that show as nothing (zero-width spaces and joiners, U+FEFF, soft hyphens, ...), since two names would look the same.`,
+      );
+    }
+    if (files >= this.maxFiles) {
       throw new ToolError(
         'WIKI_TOO_LARGE',
-        `wiki ${this.id} already holds ${files} files, the most it can list and search (${MAX_FILES}); delete pages before creating new ones.`,
+        `wiki ${this.id} already holds ${files} files, the most a batch may create files in (${this.maxFiles}); delete pages before creating new ones.`,
+        { details: { files, max_files: this.maxFiles } },
       );
     }
   }

@@ -1,5 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isTempName, sha256 } from '@lectern/core';
@@ -7,6 +16,8 @@ import { bySize } from '@lectern/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { wikiTools } from '../index.js';
 import { PACKAGE_DIR, removeDir, tempDir, writeFiles } from '../test-helpers/wiki.js';
+import { recover } from './journal.js';
+import { LOCK_STALE_MS } from './lock.js';
 import { WikiSet } from './wiki.js';
 import { WikiWriter } from './writer.js';
 
@@ -257,4 +268,83 @@ describe('the state folder', () => {
     expect(readdirSync(outside)).toEqual([]);
     expect(readdirSync(join(dir, 'moved-state'))).toEqual([]);
   });
+});
+
+describe('a writer stopped mid-batch (SIGSTOP) for longer than the stale bound', () => {
+  const STALL_PAGES = 40;
+  const stallPaths = Array.from({ length: STALL_PAGES }, (_, i) => `wiki/page-${i}.md`);
+  const p39 = 'wiki/page-39.md';
+
+  async function stalled() {
+    const dir = wikiDir(Object.fromEntries(stallPaths.map((p) => [p, body(1, p)])));
+    const a = start(['stall', dir, String(STALL_PAGES), '5']);
+    await a.next((l) => 'paused' in l);
+    // make sure it is stopped, not merely about to stop
+    for (
+      let i = 0;
+      i < 200 && !/^State:\s+T/m.test(readFileSync(`/proc/${a.child.pid}/status`, 'utf8'));
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // Its lock was last refreshed "over 30 s ago", as after a long stop.
+    const lock = join(dir, '.lectern/write.lock');
+    const old = new Date(Date.now() - LOCK_STALE_MS - 30_000);
+    utimesSync(lock, old, old);
+    expect(generationOf(dir, p39)).toBe(1);
+    return { dir, a, lock };
+  }
+
+  it('keeps its lock: a second writer on this host waits (WIKI_BUSY) instead of taking it over', async () => {
+    const { dir, a } = await stalled();
+    const wiki = new WikiSet({ wikis: [{ id: 'w', path: dir }] }).get('w');
+    const b = new WikiWriter(wiki);
+    b.lockWaitMs = 1_500;
+    await expect(
+      b.run({
+        operations: [
+          { op: 'put', path: p39, content: 'edit by B\n', expected_version: sha256(body(1, p39)) },
+        ],
+      }),
+    ).rejects.toMatchObject({ code: 'WIKI_BUSY' });
+    a.child.kill('SIGCONT');
+    expect(await a.next((l) => 'ok' in l)).toMatchObject({ ok: true, applied: true });
+    // A's batch landed whole; B, told busy, had written nothing and now sees A's version.
+    expect(stallPaths.map((p) => generationOf(dir, p))).toEqual(stallPaths.map(() => 2));
+    await expect(
+      b.run({
+        operations: [
+          { op: 'put', path: p39, content: 'edit by B\n', expected_version: sha256(body(1, p39)) },
+        ],
+      }),
+    ).rejects.toMatchObject({ code: 'BATCH_REJECTED' });
+  }, 120_000);
+
+  it('stops before its next page when the lock was taken over meanwhile, and never writes over the acknowledged edit', async () => {
+    const { dir, a, lock } = await stalled();
+    // A writer on another machine (which cannot check A's pid) takes the aged lock over,
+    // finishes A's journal as its recovery does, then edits page-39 and is told "applied".
+    unlinkSync(lock);
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        pid: 4242,
+        host: 'elsewhere.example',
+        token: 'b-token',
+        acquired_at: new Date().toISOString(),
+      }),
+    );
+    const wiki = new WikiSet({ wikis: [{ id: 'w', path: dir }] }).get('w');
+    const report = recover(wiki.root, join(dir, '.lectern'), (rel) => wiki.checkPagePath(rel));
+    expect(report?.pending).toEqual([]);
+    writeFileSync(join(dir, p39), 'acknowledged edit by B\n');
+    a.child.kill('SIGCONT');
+    expect(await a.next((l) => 'ok' in l)).toMatchObject({ ok: false, code: 'LOCK_LOST' });
+    expect(readFileSync(join(dir, p39), 'utf8')).toBe('acknowledged edit by B\n');
+    expect(stallPaths.filter((p) => p !== p39).map((p) => generationOf(dir, p))).toEqual(
+      stallPaths.slice(0, -1).map(() => 2),
+    );
+    // A leaves the other writer's lock alone.
+    expect(JSON.parse(readFileSync(lock, 'utf8')).token).toBe('b-token');
+  }, 120_000);
 });

@@ -4,6 +4,7 @@
 //   count <page> <n>                          n read-modify-write increments, retrying conflicts
 //   loop                                      endless batches rewriting every page to one generation
 //   crash-after <k>                           one batch over all pages, SIGKILL itself after k page writes
+//   stall <count> <k>                         one batch over count pages, SIGSTOP itself before page write k
 import { invokeTool } from '@lectern/core';
 import { wikiTools } from '../../dist/index.js';
 
@@ -101,4 +102,26 @@ if (mode === 'race') {
     if (index + 1 === Number(k)) process.kill(process.pid, 'SIGKILL');
   });
   out({ finished: true });
+} else if (mode === 'stall') {
+  const [count, k] = rest;
+  const { WikiSet } = await import('../../dist/lib/wiki.js');
+  const { WikiWriter } = await import('../../dist/lib/writer.js');
+  const wiki = new WikiSet({ wikis: [{ id: 'w', path: dir }] }).get('w');
+  const writer = new WikiWriter(wiki);
+  const operations = [];
+  for (const p of pages(Number(count))) {
+    const page = await wiki.loadPage(p);
+    operations.push({ op: 'put', path: p, content: body(2, p), expected_version: page.version });
+  }
+  writer.hooks.beforeWrite = (_path, index) => {
+    if (index !== Number(k)) return;
+    out({ paused: index });
+    process.kill(process.pid, 'SIGSTOP');
+  };
+  try {
+    const r = await writer.run({ operations });
+    out({ ok: true, applied: r.applied });
+  } catch (e) {
+    out({ ok: false, code: e.code, message: e.message });
+  }
 }

@@ -37,6 +37,16 @@ export function listWikisTool(runtime: WikiRuntime) {
                 skipped: z
                   .array(z.string())
                   .describe('Pages changed by someone else, left as found.'),
+                pending: z
+                  .array(
+                    z.object({
+                      path: z.string().describe('Page not yet finished or put back.'),
+                      errno: z.string().describe('Why, e.g. ENOSPC (disk full).'),
+                    }),
+                  )
+                  .describe(
+                    'Pages the batch could be neither finished nor undone on (an I/O error such as a full disk); its journal is kept and every call retries. Empty when done.',
+                  ),
                 temp_files_removed: z.number().int().describe('Leftover temporary files removed.'),
                 at: z.string().describe('When the recovery ran (ISO 8601).'),
               })
@@ -71,6 +81,7 @@ export function listWikisTool(runtime: WikiRuntime) {
                 batch_id: r.batch_id,
                 completed: r.completed,
                 skipped: r.skipped,
+                pending: r.pending,
                 temp_files_removed: r.temp_files_removed,
                 at: r.at,
               }
