@@ -19,7 +19,7 @@ import {
 import type { Citation, SearchOptions, SearchResult } from './types.js';
 
 /** Bytes kept for the result's fixed fields and warnings, beside fts_query and the citations. */
-const SEARCH_RESERVED_BYTES = 64 * 1024;
+const SEARCH_RESERVED_BYTES = 8 * 1024;
 
 /** Most bytes of one chunk read back for its snippet. */
 const SNIPPET_READ_BYTES = 64 * 1024;
@@ -88,6 +88,22 @@ function rawTerms(text: string): QueryTerm[] {
   return parseQuery(text).filter(
     (t) => t.words.length > 1 || !RAW_SYNTAX.has(t.words[0]!.toLowerCase()),
   );
+}
+
+/**
+ * Longest heading path or snippet a citation carries, in characters: one enormous heading or
+ * paragraph is cut with a marker (memory_read_fragment of the citation's lines reads all of it),
+ * so a page of citations stays small whatever the notes hold.
+ */
+export const MAX_CITATION_TEXT_CHARS = 1000;
+
+/** `text` up to `max` characters (never splitting a surrogate pair), then a cut marker. */
+function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… [cut: ${text.length} characters; read the lines for the rest]`;
 }
 
 /**
@@ -164,8 +180,8 @@ export async function runSearch(
       source: hit.source,
       start_line: hit.startLine,
       end_line: hit.endLine,
-      heading_path: hit.headingPath,
-      snippet: back.snippet,
+      heading_path: cutText(hit.headingPath, MAX_CITATION_TEXT_CHARS),
+      snippet: cutText(back.snippet, MAX_CITATION_TEXT_CHARS),
       score: Number(hit.score.toPrecision(4)),
       version: hit.version,
       stale: back.stale,

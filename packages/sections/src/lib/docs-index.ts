@@ -74,7 +74,7 @@ export interface SectionsOptions {
   maxFileBytes?: number;
   /**
    * Largest response of one tool call, in bytes of compact JSON (default core's
-   * `DEFAULT_OUTPUT_BYTES`, 4 MiB): outlines, chunks and sections stop before it with a way to
+   * `DEFAULT_OUTPUT_BYTES`, 64 KiB): outlines, chunks and sections stop before it with a way to
    * continue.
    */
   maxOutputBytes?: number;

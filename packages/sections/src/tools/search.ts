@@ -18,40 +18,18 @@ export function searchTool(index: DocsIndex) {
       'Rank documentation sections across every root by how well their headings and text match some words.',
       'Use it to collect the sections that mention a term, then open one with docs_read by its anchor (<doc_id>#<slug>).',
       'Not for the one section that owns a topic: docs_where gives that short list.',
-      'Questions work as asked: case, word endings and filler words such as how or the are ignored, and a word in a heading weighs more than one in the text.',
-      'Results are paged with next_offset; a query without letters or digits fails with EMPTY_QUERY.',
+      'Questions work as asked: case, word forms and filler words (how, the) are ignored; a word in a heading weighs more than one in the text. Pages continue with next_offset; a query without letters or digits fails with EMPTY_QUERY.',
     ].join('\n'),
     inputSchema: z.object({
-      query: z
-        .string()
-        .min(1)
-        .max(MAX_QUERY_CHARS)
-        .describe(
-          "Words or a phrase to look for, e.g. 'retry timeout'. Punctuation is ignored; must contain at least one letter or digit.",
-        ),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(50)
-        .default(10)
-        .describe('Results per page, 1 to 50 (default 10).'),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe(
-          'Number of ranked results to skip (default 0); pass next_offset from the previous page.',
-        ),
+      query: z.string().min(1).max(MAX_QUERY_CHARS).describe("Words, e.g. 'retry timeout'."),
+      limit: z.number().int().min(1).max(50).default(10).describe('Results per page.'),
+      offset: z.number().int().min(0).default(0).describe('Pass next_offset.'),
       scope: z
         .string()
         .max(4096, 'a path is at most 4096 characters')
         .min(1)
         .optional()
-        .describe(
-          "Only search documents whose doc_id starts with this text, e.g. 'guide/' for a folder or a full doc_id for one page. Default: everything.",
-        ),
+        .describe("Only doc_ids starting with this, e.g. 'guide/'."),
     }),
     outputSchema: z.object({
       results: z
