@@ -64,6 +64,22 @@ function inThread(bytes: Uint8Array) {
 }
 
 /** Two turns of the event loop: long enough for a collection scheduled with `setImmediate`. */
+/**
+ * Text of at least `minBytes` UTF-8 bytes: `head` then `part(i)` for i = 0, 1, … . The parts are
+ * joined once; growing a string and measuring it on every step is quadratic, and with a
+ * non-ASCII part took two minutes for 1.2 MB on a busy machine.
+ */
+function textOf(minBytes: number, part: (i: number) => string, head = ''): string {
+  const parts = [head];
+  let bytes = Buffer.byteLength(head);
+  for (let i = 0; bytes < minBytes; i++) {
+    const p = part(i);
+    parts.push(p);
+    bytes += Buffer.byteLength(p);
+  }
+  return parts.join('');
+}
+
 const afterTicks = () => new Promise((r) => setImmediate(() => setImmediate(r)));
 
 /**
@@ -158,9 +174,7 @@ describe('the parse worker thread', () => {
   it('keeps answering past the point where it replaces itself', async () => {
     // plain paragraphs (the scanner's fast path), ~3 MB a time: the worker is replaced after 8 MiB
     const para = `${'lorem ipsum dolor sit amet ü '.repeat(30)}\n\n`;
-    let text = '';
-    for (let i = 0; Buffer.byteLength(text) < 3_000_000; i++)
-      text += `## Part ${i}\n\n${para.repeat(8)}`;
+    const text = textOf(3_000_000, (i) => `## Part ${i}\n\n${para.repeat(8)}`);
     const bytes = Buffer.from(text, 'utf8');
     const want = inThread(bytes).stored;
     for (let i = 0; i < 4; i++) {
@@ -192,8 +206,7 @@ describe('the parse worker thread', () => {
 
   it("runs the host's full collection after a large answer, and only the host's", async () => {
     let calls = 0;
-    let text = '';
-    for (let i = 0; Buffer.byteLength(text) < 1_200_000; i++) text += `## Part ${i}\n\nbody ü\n\n`;
+    const text = textOf(1_200_000, (i) => `## Part ${i}\n\nbody ü\n\n`);
     const bytes = Buffer.from(text, 'utf8');
     await withHostGc(async (host) => {
       // no gc exposed: nothing is collected, nothing is switched on
@@ -314,10 +327,11 @@ describe('the docs index with large files', () => {
   });
 
   it('reads a file of a MiB or more as it reads a smaller one, also after it changed', async () => {
-    let text = '# Big\n\nintro ü\r\n';
-    for (let i = 0; Buffer.byteLength(text) < 1024 * 1024 + 100; i++) {
-      text += `## Part ${i}\n\n${'words ü and more words '.repeat(20)}\n\n`;
-    }
+    const text = textOf(
+      1024 * 1024 + 100,
+      (i) => `## Part ${i}\n\n${'words ü and more words '.repeat(20)}\n\n`,
+      '# Big\n\nintro ü\r\n',
+    );
     const dir = tree({ 'big.md': text });
     const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
     for (const content of [text, `${text}\n## Tail\n\nlast ü\n`]) {
