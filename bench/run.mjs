@@ -17,6 +17,7 @@ import { LECTERN_BIN } from './src/lib/mcp.mjs';
 import { setWarmupCap } from './src/lib/measure.mjs';
 import { findTextSearchPeer, versions } from './src/lib/peers.mjs';
 import { markdownReport, qualityTextTable, textTable } from './src/lib/report.mjs';
+import { agent } from './src/scenarios/agent.mjs';
 import { lines } from './src/scenarios/lines.mjs';
 import { lint } from './src/scenarios/lint.mjs';
 import { memory } from './src/scenarios/memory.mjs';
@@ -87,7 +88,7 @@ const PLANS = {
   },
 };
 
-const SCENARIOS = { sections, lines, wiki, memory, postgres, relevance, lint, server };
+const SCENARIOS = { sections, lines, wiki, memory, postgres, relevance, lint, server, agent };
 
 const { values } = parseArgs({
   options: {
@@ -208,7 +209,7 @@ try {
   };
   console.log(`\n${textTable(rows)}\n`);
   console.log(
-    'ratio = Lectern time / peer time (below 1: Lectern faster); spread: per-round ratios.',
+    'ratio = Lectern time / peer time (below 1: Lectern faster); spread: per-round ratios. Agent rows: tokens and answers, Lectern / grep agent.',
   );
   const relevanceTable = qualityTextTable(rows);
   if (relevanceTable) {

@@ -12,7 +12,17 @@ import './postgres-context.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RUN = join(here, '..', 'run.mjs');
-const ALL = ['sections', 'lines', 'wiki', 'memory', 'postgres', 'relevance', 'lint', 'server'];
+const ALL = [
+  'sections',
+  'lines',
+  'wiki',
+  'memory',
+  'postgres',
+  'relevance',
+  'lint',
+  'server',
+  'agent',
+];
 // The postgres and relevance scenarios run against the test run's PostgreSQL (a private cluster
 // started by the global setup). Without one (outside CI only: under CI the setup fails the run)
 // the other scenarios still run, and a test below says loudly that those rows were not checked.
@@ -22,9 +32,15 @@ const CRANFIELD = process.env.LECTERN_IR_DIR
   ? join(process.env.LECTERN_IR_DIR, 'cranfield')
   : join(here, '../..', '../shared/ir/cranfield');
 const cranfield = existsSync(join(CRANFIELD, 'qrels.json'));
+// The agent scenario reads a real corpus beside the repository (../shared/corpora); without it
+// the scenario skips itself, and a test below says so loudly.
+const RUST_BOOK = join(here, '../..', '../shared/corpora/rust-book/src');
+const hasBook = existsSync(RUST_BOOK);
 const SCENARIOS = ALL.filter(
   (s) =>
-    (s !== 'postgres' || pgProvided.url) && (s !== 'relevance' || (pgProvided.url && cranfield)),
+    (s !== 'postgres' || pgProvided.url) &&
+    (s !== 'relevance' || (pgProvided.url && cranfield)) &&
+    (s !== 'agent' || hasBook),
 );
 
 interface Figure {
@@ -50,6 +66,7 @@ interface System {
 interface Row {
   scenario: string;
   measure: string;
+  unit?: 'tokens' | 'answered' | 'share';
   headline: string;
   quality?: {
     split: string;
@@ -124,6 +141,12 @@ describe('pnpm bench --smoke', () => {
     });
   }
 
+  if (!hasBook) {
+    it(`NOT RUN: the agent scenario (no corpus at ${RUST_BOOK})`, () => {
+      console.warn(`[lectern] the bench's agent scenario did not run: ${RUST_BOOK} is absent`);
+    });
+  }
+
   if (!cranfield) {
     it(`NOT RUN: the relevance scenario (${CRANFIELD} is absent)`, () => {
       console.warn(`[lectern] the bench's relevance scenario did not run: ${CRANFIELD} is absent`);
@@ -151,7 +174,7 @@ describe('pnpm bench --smoke', () => {
   });
 
   it('gives every timed row a finite time for Lectern and its peer, and a finite ratio', () => {
-    for (const row of result().rows.filter((r) => r.headline !== 'quality')) {
+    for (const row of result().rows.filter((r) => r.headline !== 'quality' && !r.unit)) {
       const label = `${row.scenario} / ${row.measure}`;
       const lectern = row.lectern_mcp ?? row.handler;
       expect(lectern, label).not.toBeNull();
@@ -162,6 +185,21 @@ describe('pnpm bench --smoke', () => {
       expect(finitePositive(ratio!.value), `${label}: ratio ${ratio!.value}`).toBe(true);
       expect(ratio!.low, label).toBeLessThanOrEqual(ratio!.high);
       expect(lectern!.n, label).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('gives every count row (agent scenario) finite counts of the same questions', () => {
+    const rows = result().rows.filter((r) => r.unit);
+    expect(rows.length).toBe(hasBook ? 6 : 0);
+    for (const row of rows) {
+      const label = `${row.scenario} / ${row.measure}`;
+      for (const fig of [row.lectern_mcp!, row.peer]) {
+        expect(Number.isFinite(fig.value) && fig.value >= 0, `${label}: ${fig.value}`).toBe(true);
+        expect(fig.n, label).toBeGreaterThanOrEqual(2);
+      }
+      if (row.unit === 'tokens') expect(finitePositive(row.lectern_mcp!.value), label).toBe(true);
+      if (row.unit === 'answered')
+        expect(row.lectern_mcp!.value).toBeLessThanOrEqual(row.lectern_mcp!.n);
     }
   });
 

@@ -71,7 +71,10 @@ Serves over stdio unless --http is given.
                        postgres:// --db so the memory index is shared`,
   tools: `Usage: lectern tools [options]
 
-  --json               Print the tools/list result as JSON instead of a table`,
+  --json               Print the tools/list result as JSON instead of a table
+  --tokens             Print what each tool costs in a model's context (o200k_base tokens of its
+                       name, title, description and input schema; output schema apart) and the
+                       total; with --json, the lint's context report as JSON`,
   index: `Usage: lectern index [options]
 
 Builds or refreshes the memory index of the configured notes.
@@ -150,6 +153,7 @@ const OPTIONS = {
   'session-idle': { type: 'string' },
   stateless: { type: 'boolean' },
   json: { type: 'boolean' },
+  tokens: { type: 'boolean' },
   full: { type: 'boolean' },
   force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -230,6 +234,7 @@ async function servedTools(composition: Composition) {
 
 async function cmdTools(composition: Composition, values: Values, io: Io): Promise<number> {
   const tools = await servedTools(composition);
+  if (values.tokens) return printTokens(tools, values, io);
   if (values.json) {
     io.stdout(`${JSON.stringify({ tools }, null, 2)}\n`);
     return 0;
@@ -241,6 +246,33 @@ async function cmdTools(composition: Composition, values: Values, io: Io): Promi
     io.stdout(`${t.name.padEnd(width)}  (${params}) [${flag(t.annotations)}]\n`);
   }
   io.stdout(`${tools.length} tools\n`);
+  return 0;
+}
+
+/** `lectern tools --tokens`: the lint's context report of the served tools, per tool and total. */
+async function printTokens(
+  tools: Awaited<ReturnType<typeof servedTools>>,
+  values: Values,
+  io: Io,
+): Promise<number> {
+  const { contextReport } = await loadLint();
+  const report = contextReport(tools as Parameters<typeof contextReport>[0]);
+  if (values.json) {
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  }
+  const width = Math.max(5, ...report.tools.map((t) => t.name.length));
+  const row = (name: string, tokens: number, output: number, chars: number) =>
+    `${name.padEnd(width)}  ${String(tokens).padStart(7)}  ${String(output).padStart(13)}  ${String(chars).padStart(7)}\n`;
+  io.stdout(
+    `${'TOOL'.padEnd(width)}  ${'TOKENS'.padStart(7)}  ${'OUTPUT SCHEMA'.padStart(13)}  ${'CHARS'.padStart(7)}\n`,
+  );
+  for (const t of report.tools) io.stdout(row(t.name, t.tokens, t.outputSchemaTokens, t.chars));
+  const s = report.server;
+  io.stdout(row('TOTAL', s.tokens, s.outputSchemaTokens, s.chars));
+  io.stdout(
+    `${s.toolCount} tools, ${report.encoding} tokens of name, title, description and input schema (compact JSON); output schemas apart\n`,
+  );
   return 0;
 }
 

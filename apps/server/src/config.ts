@@ -25,6 +25,21 @@ const allowHardLinks = z
 const root = z.object({ id, path: rootPath, allowHardLinks }).strict();
 
 /** The schema of `lectern.config.json`. */
+/**
+ * The byte budget of one answer of a package's tools: 64 KiB by default (what clients take), and
+ * unlike the other limits it may be raised, up to 16 MiB.
+ */
+const outputBytes = (what: string) =>
+  z
+    .number()
+    .int()
+    .min(4096)
+    .max(16 * 1024 * 1024)
+    .optional()
+    .describe(
+      `Byte budget of one ${what} answer, 4 KiB to 16 MiB (default 64 KiB); longer answers page.`,
+    );
+
 export const ConfigSchema = z
   .object({
     $schema: z.string().optional().describe('JSON Schema reference for editors.'),
@@ -205,6 +220,9 @@ export const ConfigSchema = z
           .max(64 * 1024)
           .optional()
           .describe('Most serialized output bytes per read, 1 KiB to 64 KiB (default).'),
+        sectionsMaxOutputBytes: outputBytes('docs'),
+        wikiMaxOutputBytes: outputBytes('wiki'),
+        memoryMaxOutputBytes: outputBytes('memory'),
         wikiMaxPageBytes: z
           .number()
           .int()
@@ -215,7 +233,9 @@ export const ConfigSchema = z
       })
       .strict()
       .default({})
-      .describe('Limits; each may only be lowered from its default.'),
+      .describe(
+        'Limits; each may only be lowered from its default, except the *MaxOutputBytes budgets of one answer, which may be raised for clients that take more.',
+      ),
   })
   .strict();
 

@@ -31,6 +31,24 @@ const KNOWN_BELOW: Record<string, Record<string, string>> = {
   // native tools are docs_read, docs_get_section and docs_chunk at exactly 4.5.
   // Still empty after the refit on every development observation (frozen at 5036bd0), with the
   // descriptions cut to 70-100 words; the lowest tools are at exactly 4.5.
+  // Round 4 (issue 28: tier-stratified split, tail guard, Spanish cues) moves five tools that sat
+  // at 4.6-4.7 below the gate: the purpose/usage model and the completeness model read them one
+  // point lower than the rules. Their descriptions belong to their packages (issue 29 rewrites
+  // them); take each off this list when it scores 4.5 again.
+  'native (all packages)': {
+    docs_outline:
+      '4.4: usage 5 -> 4 and completeness 5 -> 4 by calibration (behaviour and parameters 4 by rule)',
+    docs_read:
+      '4.4: purpose, conciseness and completeness 5 -> 4 by calibration (behaviour 4 by rule)',
+    docs_get_section:
+      '4.4: usage 5 -> 4 and completeness 5 -> 4 by calibration (behaviour and parameters 4 by rule)',
+    search_text:
+      '4.4: purpose 5 -> 4 and completeness 5 -> 4 by calibration (behaviour, conciseness 4)',
+  },
+  'preset harness': {
+    search_project_text:
+      '4.0: purpose, usage, conciseness and completeness 5 -> 4 by calibration; every dimension 4',
+  },
 };
 
 describe('TDQS gate on every tool we ship', () => {
@@ -74,7 +92,11 @@ describe('TDQS gate on every tool we ship', () => {
       ],
       { cwd: s.dir },
     );
-    expect(r.code, r.stderr).toBe(0);
+    // Passes unless the harness preset has a tool listed in KNOWN_BELOW; then exactly those fail.
+    const known = Object.keys(KNOWN_BELOW['preset harness'] ?? {}).sort();
+    expect(r.code, r.stderr).toBe(known.length ? 1 : 0);
     expect(r.stdout).toContain('read_project_text');
+    const report = JSON.parse(r.stdout) as { thresholds: { failures: { tool?: string }[] } };
+    expect(report.thresholds.failures.map((f) => f.tool).sort()).toEqual(known);
   }, 120_000);
 });

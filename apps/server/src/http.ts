@@ -45,7 +45,8 @@ export interface HttpOptions {
   /** Most sessions open at once (default {@link DEFAULT_MAX_SESSIONS}); more get 503. */
   maxSessions?: number;
   /**
-   * A session with no request open for this long is closed (default
+   * A session with no request for this long (counted from the last request's start, or the last
+   * POST's answer; an open GET stream does not count) is closed (default
    * {@link DEFAULT_SESSION_IDLE_MS}); its client starts a new one with initialize.
    */
   sessionIdleMs?: number;
@@ -189,9 +190,12 @@ interface Session {
   server: McpServer;
   /** Which credential opened it (a hash of the token; '' without tokens). */
   owner: string;
-  /** Requests open on it now (POSTs being answered, GET streams). */
+  /**
+   * POSTs being answered on it now. A GET (SSE) stream is not counted: an open stream alone
+   * does not keep a session, so idle streams cannot hold every `maxSessions` slot for good.
+   */
   open: number;
-  /** When its last request started or ended (ms since epoch). */
+  /** When its last request started, or its last POST ended (ms since epoch). */
   lastSeen: number;
 }
 
@@ -239,17 +243,29 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
         `${h}:${port}`,
       ]),
     );
-    if (exposed && host !== '0.0.0.0' && host !== '::') {
+    // The bound address itself (also another loopback one, e.g. 127.0.0.2: the URL printed at
+    // start must answer), unless it is a wildcard.
+    if (host !== '0.0.0.0' && host !== '::') {
       const shown = host.includes(':') ? `[${host}]` : host;
       allowed.add(shown).add(`${shown}:${port}`);
     }
     return allowed.has(header.toLowerCase());
   };
+  /** How many Host headers a request carries (Node keeps only the first in `headers`). */
+  const hostHeaders = (req: IncomingMessage) => {
+    let n = 0;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      if (req.rawHeaders[i]!.toLowerCase() === 'host') n++;
+    }
+    return n;
+  };
   /** The token a request presents, when it is one of ours; '' without tokens; undefined when wrong. */
   const credential = (req: IncomingMessage): string | undefined => {
     if (tokens.length === 0) return '';
-    const auth = req.headers.authorization ?? '';
-    const given = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+    // The scheme is case-insensitive (RFC 9110 §11.1), followed by one or more spaces.
+    const auth = /^bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+    const given = auth ? auth[1]! : '';
+    if (given === '') return undefined;
     return tokens.find((t) => sameToken(given, t));
   };
   const ownerOf = (token: string) =>
@@ -279,9 +295,14 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
     }
     return String(Math.max(1, Math.ceil(soonest / 1000)));
   };
-  const track = (s: Session, res: ServerResponse) => {
-    s.open++;
+  /**
+   * Marks a request on a session: its start is activity; a POST also keeps the session until
+   * its answer ends. A GET stream's life (and the events sent on it) is not activity.
+   */
+  const track = (s: Session, req: IncomingMessage, res: ServerResponse) => {
     s.lastSeen = Date.now();
+    if (req.method !== 'POST') return;
+    s.open++;
     res.once('close', () => {
       s.open--;
       s.lastSeen = Date.now();
@@ -303,6 +324,10 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
       }
       try {
         const url = new URL(req.url ?? '/', 'http://localhost');
+        if (hostHeaders(req) > 1) {
+          options.log.warn('refused request with more than one Host header');
+          return rpcError(res, 400, 'more than one Host header; send exactly one.');
+        }
         if (!hostOk(req.headers.host)) {
           options.log.warn(`refused request with Host ${req.headers.host ?? '(none)'}`);
           return rpcError(
@@ -359,7 +384,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
             await closeSession(id, 'expired (idle)');
             return unknown();
           }
-          track(s, res);
+          track(s, req, res);
           if (req.method === 'POST') {
             const body = await readBody(req, maxBytes);
             return await s.transport.handleRequest(req, res, body);
@@ -403,7 +428,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
               release();
               const s: Session = { transport, server, owner, open: 0, lastSeen: Date.now() };
               sessions.set(sid, s);
-              track(s, res);
+              track(s, req, res);
               options.log.debug(`session ${sid} opened (${sessions.size} open)`);
             },
           });

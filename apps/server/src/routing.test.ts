@@ -18,8 +18,9 @@ async function listed(composition: Composition): Promise<Record<string, string>>
   }
 }
 
-const SEARCH_LEAD = 'For other stores served here, search with';
-const READ_LEAD = 'For other stores served here, read with';
+// Both families open with the same words; each tool belongs to one family.
+const SEARCH_LEAD = 'Other stores served here:';
+const READ_LEAD = 'Other stores served here:';
 
 function configOf(value: Record<string, unknown>) {
   const ex = examplesDir();
@@ -56,7 +57,7 @@ describe('cross-package routing in composed servers', () => {
     }
     // search_text, the issue's example, points to all three other stores.
     expect(d.search_text).toContain(
-      `${SEARCH_LEAD} docs_search (documentation sections), search_wiki (wiki pages) or memory_search (cited passages of your notes).`,
+      `${SEARCH_LEAD} docs_search (docs), search_wiki (wiki) or memory_search (notes).`,
     );
     // Tools outside the families are untouched.
     for (const name of ['list_files', 'docs_outline', 'write_batch', 'memory_reindex']) {
@@ -67,11 +68,9 @@ describe('cross-package routing in composed servers', () => {
 
   it('names only the siblings actually served, under the names clients see', async () => {
     const d = await listed(await compose(configOf({ docs: true, wikis: true, prefix: 'kb_' })));
-    expect(d.kb_docs_search).toContain(`${SEARCH_LEAD} kb_search_wiki (wiki pages).`);
-    expect(d.kb_search_wiki).toContain(`${SEARCH_LEAD} kb_docs_search (documentation sections).`);
-    expect(d.kb_read_page).toContain(
-      `${READ_LEAD} kb_docs_read (a documentation section by anchor).`,
-    );
+    expect(d.kb_docs_search).toContain(`${SEARCH_LEAD} kb_search_wiki (wiki).`);
+    expect(d.kb_search_wiki).toContain(`${SEARCH_LEAD} kb_docs_search (docs).`);
+    expect(d.kb_read_page).toContain(`${READ_LEAD} kb_docs_read (docs).`);
     for (const text of Object.values(d)) {
       expect(text).not.toMatch(/search_text|memory_search|read_text|memory_read_fragment/);
     }

@@ -8,21 +8,21 @@ import { addRouting, type ToolFamily } from '@lectern/core';
  */
 export const TOOL_FAMILIES: readonly ToolFamily[] = [
   {
-    lead: 'For other stores served here, search with',
+    lead: 'Other stores served here:',
     members: {
-      search_text: '(exact text or a regex in project files)',
-      docs_search: '(documentation sections)',
-      search_wiki: '(wiki pages)',
-      memory_search: '(cited passages of your notes)',
+      search_text: '(project files)',
+      docs_search: '(docs)',
+      search_wiki: '(wiki)',
+      memory_search: '(notes)',
     },
   },
   {
-    lead: 'For other stores served here, read with',
+    lead: 'Other stores served here:',
     members: {
-      read_text: '(numbered lines of a project file)',
-      docs_read: '(a documentation section by anchor)',
-      read_page: '(a wiki page)',
-      memory_read_fragment: '(the lines a note citation points to)',
+      read_text: '(project files)',
+      docs_read: '(docs)',
+      read_page: '(wiki)',
+      memory_read_fragment: '(notes)',
     },
   },
 ];

@@ -391,5 +391,42 @@ describe('lectern commands', () => {
     const diff = await run(['diff', a, b], { cwd: s.dir });
     expect(diff.code, diff.stderr).toBe(0);
     expect(diff.stdout).toContain('atlas_read');
+    // The diff ends with each tool's change in context tokens; the atlas tools are gone in the
+    // md-chunk snapshot, so each is listed with its whole cost removed.
+    expect(diff.stdout).toMatch(/Context cost \(o200k_base tokens\): \d+ -> \d+/);
+    const harnessRead = report.context.tools.find(
+      (t: { name: string }) => t.name === 'read_project_text',
+    );
+    expect(harnessRead.tokens).toBeGreaterThan(0);
+    expect(diff.stdout).toMatch(/atlas_read +\d+ -> +— +−\d+/);
+  });
+
+  it('lint reports the context cost and fails past a token budget, naming the tool', async () => {
+    const json = await run(['lint', '--preset', 'harness', '--format', 'json'], { cwd: s.dir });
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      context: {
+        encoding: string;
+        tools: { name: string; tokens: number }[];
+        server: { tokens: number };
+      };
+    };
+    expect(report.context.encoding).toBe('o200k_base');
+    const costs = report.context.tools.map((t) => t.tokens);
+    expect(report.context.server.tokens).toBe(costs.reduce((x, y) => x + y, 0));
+    const dearest = [...report.context.tools].sort((x, y) => y.tokens - x.tokens)[0]!;
+    const budget = dearest.tokens - 1;
+    const over = await run(['lint', '--preset', 'harness', '--max-tool-tokens', String(budget)], {
+      cwd: s.dir,
+    });
+    expect(over.code).toBe(1);
+    expect(over.stdout).toContain(
+      `${dearest.name}: costs ${dearest.tokens} o200k_base tokens in context, over the budget of ${budget} (1 over) [max-tool-tokens]`,
+    );
+    const within = await run(
+      ['lint', '--preset', 'harness', '--max-server-tokens', String(report.context.server.tokens)],
+      { cwd: s.dir },
+    );
+    expect(within.code, within.stdout).toBe(0);
   });
 });

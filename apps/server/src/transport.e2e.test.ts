@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { WRITE_BATCH_MAX_TEXT_CHARS } from '@lectern/wiki';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES } from './lib/limits.js';
-import { openSession, ping, rawRequest } from './test-helpers/http.js';
+import { INITIALIZE, openSession, ping, rawRequest } from './test-helpers/http.js';
 import {
   BIN,
   call,
@@ -234,30 +234,81 @@ describe('HTTP: sessions', () => {
     expect((await ping(sv.url, b.id!)).status).toBe(200);
   }, 120_000);
 
-  it('closes a session idle for --session-idle seconds, freeing its slot; an open stream keeps one alive', async () => {
+  it('closes a session idle for --session-idle seconds, freeing its slot; requests keep one alive, an open stream does not', async () => {
+    // Issue 30 #8: sessions holding a GET (SSE) stream were never idle, so N of them kept
+    // --max-sessions N full and every new client got 503 for good.
     const sv = await start(['--max-sessions', '2', '--session-idle', '1']);
-    const idle = await openSession(sv.url);
-    const held = await openSession(sv.url);
-    // A GET stream open on `held`: a session with a request open is never idle.
+    const streamed = await openSession(sv.url);
+    const busy = await openSession(sv.url);
+    // A GET stream open on `streamed`, and nothing else.
     const stream = request(sv.url, {
       method: 'GET',
       headers: {
         accept: 'text/event-stream',
-        'mcp-session-id': held.id!,
+        'mcp-session-id': streamed.id!,
         'mcp-protocol-version': '2025-06-18',
       },
     });
+    const streamEnded = new Promise<void>((resolve) => stream.on('close', () => resolve()));
+    stream.on('error', () => {});
     const streamOpen = new Promise<number>((resolve) =>
-      stream.on('response', (res) => resolve(res.statusCode ?? 0)),
+      stream.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }),
     );
     stream.end();
     expect(await streamOpen).toBe(200);
-    await new Promise((r) => setTimeout(r, 2500));
-    expect((await ping(sv.url, idle.id!)).status).toBe(404);
-    expect((await ping(sv.url, held.id!)).status).toBe(200);
+    // Both slots are taken.
+    expect((await openSession(sv.url)).response.status).toBe(503);
+    // `busy` sends a request every 300 ms for 2.5 s (over twice the idle time): kept alive.
+    for (let i = 0; i < 8; i++) {
+      expect((await ping(sv.url, busy.id!)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    // The streamed session had no request for 2.5 s: closed despite its open stream, whose
+    // response the server ended.
+    expect((await ping(sv.url, streamed.id!)).status).toBe(404);
+    await streamEnded;
+    expect((await ping(sv.url, busy.id!)).status).toBe(200);
     // The expired session's slot is free again.
     expect((await openSession(sv.url)).response.status).toBe(200);
     stream.destroy();
+  }, 120_000);
+
+  it('never lets idle streams keep --max-sessions full (every session streaming, none sending)', async () => {
+    const sv = await start(['--max-sessions', '3', '--session-idle', '1']);
+    const streams = [];
+    for (let i = 0; i < 3; i++) {
+      const opened = await openSession(sv.url);
+      const stream = request(sv.url, {
+        method: 'GET',
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': opened.id!,
+          'mcp-protocol-version': '2025-06-18',
+        },
+      });
+      const opened200 = new Promise<number>((resolve) =>
+        stream.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }),
+      );
+      stream.on('error', () => {});
+      stream.end();
+      expect(await opened200).toBe(200);
+      streams.push(stream);
+    }
+    expect((await openSession(sv.url)).response.status).toBe(503);
+    // Within a generous bound (the sweep runs every quarter of the idle time), a slot frees up.
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = (await openSession(sv.url)).response.status;
+    }
+    expect(status).toBe(200);
+    for (const stream of streams) stream.destroy();
   }, 120_000);
 
   it('lets only the token that opened a session use or delete it', async () => {
@@ -298,6 +349,8 @@ describe('HTTP: sessions', () => {
 });
 
 describe('HTTP: where it listens', () => {
+  const start2 = (args: string[], env: Record<string, string> = {}) =>
+    startHttpServer(args, { cwd: s.dir, env });
   it('refuses a non-loopback address without a token, naming the way out', async () => {
     const r = await run(
       ['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--preset', 'atlas'],
@@ -331,6 +384,66 @@ describe('HTTP: where it listens', () => {
     } finally {
       withToken.child.kill('SIGTERM');
       open.child.kill('SIGTERM');
+    }
+  }, 120_000);
+
+  it('answers at the URL it prints for another loopback address (--host 127.0.0.2)', async () => {
+    // Issue 30: the Host allowlist held 127.0.0.1, localhost and [::1] only, so the printed
+    // http://127.0.0.2:PORT/mcp answered 403.
+    const sv = await startHttpServer(['--host', '127.0.0.2', '--preset', 'atlas'], {
+      cwd: s.dir,
+    });
+    try {
+      expect(sv.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+\/mcp$/);
+      const client = new SdkClient({ name: 'loopback-2', version: '0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(sv.url)));
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await client.close();
+      // Another Host is still refused.
+      const port = new URL(sv.url).port;
+      const evil = await rawRequest(sv.url, {
+        headers: { host: `evil.example:${port}` },
+        body: '{}',
+      });
+      expect(evil.status).toBe(403);
+    } finally {
+      sv.child.kill('SIGTERM');
+    }
+  }, 120_000);
+
+  it('refuses a request with two Host headers, and takes the bearer scheme in any case', async () => {
+    const sv = await start2(['--preset', 'atlas'], { LECTERN_TOKEN: 'case-token' });
+    try {
+      const u = new URL(sv.url);
+      // Two Host headers (the first allowed): Node keeps only the first in req.headers.
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(u.port), u.hostname, () => {
+          socket.write(
+            `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${u.port}\r\nHost: evil.example\r\n` +
+              'authorization: Bearer case-token\r\ncontent-type: application/json\r\n' +
+              `accept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(INITIALIZE)}\r\nconnection: close\r\n\r\n${INITIALIZE}`,
+          );
+        });
+        let out = '';
+        socket.on('data', (d) => {
+          out += String(d);
+        });
+        socket.on('end', () => resolve(out));
+        socket.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+      for (const scheme of ['bearer', 'BEARER', 'Bearer', 'bEaReR']) {
+        const r = await openSession(sv.url, { authorization: `${scheme} case-token` });
+        expect(r.response.status, scheme).toBe(200);
+      }
+      expect((await openSession(sv.url, { authorization: 'bearer wrong' })).response.status).toBe(
+        401,
+      );
+      expect(
+        (await openSession(sv.url, { authorization: 'Basic case-token' })).response.status,
+      ).toBe(401);
+    } finally {
+      sv.child.kill('SIGTERM');
     }
   }, 120_000);
 

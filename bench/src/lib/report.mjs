@@ -89,15 +89,27 @@ const HEADERS = [
   'server RSS',
 ];
 
+/**
+ * A figure in its row's unit: milliseconds by default; `tokens`, `answered` (of the row's n
+ * questions) and `share` for the agent scenario's counts.
+ */
+export function fmtValue(figure, unit) {
+  if (!figure || figure.value === null || figure.value === undefined) return '—';
+  if (unit === 'tokens') return `${Math.round(figure.value).toLocaleString('en-US')} tok`;
+  if (unit === 'answered') return `${figure.value}/${figure.n}`;
+  if (unit === 'share') return `${Math.round(figure.value * 100)}%`;
+  return fmtMs(figure.value);
+}
+
 /** The rows as arrays of cells, in HEADERS order (relevance figures have their own table). */
 export function tableCells(rows) {
   return timed(rows).map((r) => [
     r.scenario,
     r.measure + (r.headline === 'p95' ? ' (p95)' : ''),
-    r.lectern_mcp ? fmtMs(r.lectern_mcp.value) : '—',
-    r.handler ? fmtMs(r.handler.value) : '—',
+    fmtValue(r.lectern_mcp, r.unit),
+    fmtValue(r.handler, r.unit),
     r.peer.name,
-    fmtMs(r.peer.value),
+    fmtValue(r.peer, r.unit),
     fmtRatio(r.ratio_mcp),
     fmtSpread(r.ratio_mcp ?? r.ratio_handler),
     fmtRatio(r.ratio_handler),

@@ -1335,6 +1335,15 @@ export class OpenedDir {
     return readdirSync(fdPath(this.fd), { withFileTypes: true });
   }
 
+  /**
+   * The names in this folder as raw bytes: {@link list} decodes names as UTF-8, and a name that
+   * is not valid UTF-8 comes out with U+FFFD in it, naming no file; this tells them apart.
+   */
+  listRaw(): Buffer[] {
+    if (this.#closed) throw new Error('the folder is closed');
+    return readdirSync(fdPath(this.fd), { encoding: 'buffer' });
+  }
+
   /** {@link list} without blocking the event loop. */
   async listAsync(): Promise<Dirent[]> {
     if (this.#closed) throw new Error('the folder is closed');

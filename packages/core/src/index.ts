@@ -9,6 +9,7 @@ export {
   ToolError,
   type ToolErrorPayload,
 } from './errors.js';
+export { compileGlob, GLOB_LIMITS, type GlobMatcher, type GlobOptions } from './glob.js';
 export {
   createRoot,
   createRootSync,

@@ -191,4 +191,11 @@ export const CORE_MESSAGES_ES: MessageCatalogue = {
     'la configuración nombra un límite que no existe (va en details.param); revisa su nombre.',
   LIMIT_INVALID: () =>
     'un límite de la configuración (va en details.param) debe ser un número entero positivo, no mayor que su valor por defecto.',
+  INVALID_GLOB: (d) =>
+    `\`${d.param('glob')}\` no es un patrón glob válido (vacío, con NUL o con un extglob como «*(…)»); usa «*», «?», «[abc]», «{a,b}» y «**».`,
+  GLOB_TOO_COMPLEX: (d) =>
+    `\`${d.param('glob')}\` es demasiado complejo: supera el límite ${typeof d.details.limit === 'string' ? d.details.limit : ''} de ${num(d.details.max, '')}; usa un patrón más corto o varios más simples.`.replace(
+      /\s{2,}/g,
+      ' ',
+    ),
 };

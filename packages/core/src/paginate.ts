@@ -114,11 +114,14 @@ function jsonPrefixEnd(text: string, from: number, to: number, maxBytes: number)
 }
 
 /**
- * The byte budget of one tool response unless a package is configured otherwise: 4 MiB of
- * compact JSON. Lists stop before it with `has_more` and a `next_…` to continue; a single value
- * that cannot fit is refused with a coded error, never cut silently.
+ * The byte budget of one tool response unless a package is configured otherwise: 64 KiB of
+ * compact JSON, the same in every package, so an answer fits what MCP clients take by default
+ * (Claude Code refuses a tool answer over 25,000 tokens). Lists stop before it with `has_more`
+ * and a `next_…` to continue; a single value that cannot fit is cut with a marker and a way to
+ * read on, or refused with a coded error, never cut silently. A package's `maxOutputBytes`
+ * raises it for clients that take more.
  */
-export const DEFAULT_OUTPUT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_OUTPUT_BYTES = 64 * 1024;
 
 /** Smallest `maxOutputBytes` a package accepts: room for the fixed fields and one item. */
 export const MIN_OUTPUT_BYTES = 4096;

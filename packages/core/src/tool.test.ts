@@ -85,6 +85,38 @@ describe('registerTools through the SDK client', () => {
     expect(t.annotations).toMatchObject(annotations);
   });
 
+  it('lists schemas without noise: no $schema, no safe-integer bounds, the title once', async () => {
+    const page = defineTool({
+      name: 'page',
+      title: 'Echo',
+      description: 'Returns a page.',
+      annotations,
+      handler: () => ({ next_offset: null }),
+      inputSchema: z.object({
+        offset: z.number().int().min(0).optional().describe('Where to start.'),
+        limit: z.number().int().min(1).max(50).default(10).describe('Items per page.'),
+        shift: z.number().int().describe('Any whole number.'),
+        items: z.array(z.object({ at: z.number().int().describe('At.') })).describe('Items.'),
+      }),
+      outputSchema: z.object({ next_offset: z.number().int().nullable().describe('Next.') }),
+    });
+    const { client } = await connect([page]);
+    const [t] = (await client.listTools()).tools;
+    const json = JSON.stringify(t);
+    expect(json).not.toContain('$schema');
+    expect(json).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    const props = t!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    // real bounds, defaults and descriptions stay
+    expect(props.offset).toEqual({ type: 'integer', minimum: 0, description: 'Where to start.' });
+    expect(props.limit).toMatchObject({ minimum: 1, maximum: 50, default: 10 });
+    expect(props.shift).toEqual({ type: 'integer', description: 'Any whole number.' });
+    expect(t!.annotations).toEqual(annotations);
+    expect(t!.title).toBe('Echo');
+    // validation is unchanged
+    const r = await client.callTool({ name: 'page', arguments: { text: 'a', limit: 51 } });
+    expect(r.isError).toBe(true);
+  });
+
   it('returns structured content plus the same JSON as text', async () => {
     const { client } = await connect([echo]);
     const r = await client.callTool({ name: 'echo', arguments: { text: 'ab', times: 2 } });

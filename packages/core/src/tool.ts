@@ -8,6 +8,7 @@ import {
   ToolError,
   type ToolErrorPayload,
 } from './errors.js';
+import { leanJsonSchema } from './json-schema.js';
 import { type ErrorMessages, localizedMessage, localizeError } from './messages.js';
 import {
   camelCase,
@@ -263,9 +264,11 @@ export function registerTools(
       {
         title: options.titles?.[tool.name] ?? tool.title,
         description: options.descriptions?.[tool.name] ?? tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
-        annotations: { title: options.titles?.[tool.name] ?? tool.title, ...tool.annotations },
+        // No JSON Schema noise in tools/list (`$schema`, safe-integer bounds), and the title
+        // once: the tool's `title` is what clients show, so the annotations do not repeat it.
+        inputSchema: leanJsonSchema(tool.inputSchema),
+        outputSchema: leanJsonSchema(tool.outputSchema),
+        annotations: { ...tool.annotations },
       },
       // biome-ignore lint/suspicious/noExplicitAny: the SDK's callback types are generic over the schema
       (async (args: any, extra: any): Promise<CallToolResult> => {

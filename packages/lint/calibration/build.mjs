@@ -269,15 +269,57 @@ for (const r of devRaw) {
   const known = devGroupIn.get(g);
   if (known === undefined || devGroupOf(r.s) < known) devGroupIn.set(g, devGroupOf(r.s));
 }
+// The tier-stratified test part (issue 28): whole groups of the development files, drawn in a
+// fixed pseudo-random order (sha256 of the group name) until every published tier has
+// STRATA_TARGET observations with a TDQS in the test part, or half of what the eligible groups
+// hold (so development keeps the other half to fit on; tier D has 53 observations in all).
+// Not eligible: groups holding a line of observations.jsonl (the rules were written while
+// reading it) and groups of more than STRATA_MAX_GROUP observations (one publisher's connectors
+// or one definition repeated on dozens of servers would be most of a tier).
+const STRATA_TARGET = { A: 60, B: 45, C: 45, D: 40 };
+const STRATA_MAX_GROUP = 12;
+const tierOfRaw = (r) => (typeof r.tdqs === 'number' ? tierOf(r.tdqs) : null);
+const devGroups = new Map();
+for (const r of devRaw) {
+  const g = devGroupOf(r.s);
+  if (!devGroups.has(g)) devGroups.set(g, []);
+  devGroups.get(g).push(r);
+}
+const eligible = [...devGroups]
+  .filter(
+    ([, rs]) => rs.length <= STRATA_MAX_GROUP && !rs.some((r) => r.file === 'observations.jsonl'),
+  )
+  .sort(([a], [b]) => (sha(`stratum:${a}`) < sha(`stratum:${b}`) ? -1 : 1));
+const available = {};
+for (const [, rs] of eligible)
+  for (const r of rs)
+    if (tierOfRaw(r)) available[tierOfRaw(r)] = (available[tierOfRaw(r)] ?? 0) + 1;
+const target = Object.fromEntries(
+  Object.entries(STRATA_TARGET).map(([t, n]) => [
+    t,
+    Math.min(n, Math.floor((available[t] ?? 0) / 2)),
+  ]),
+);
+const inTest = {};
+const stratified = new Set();
+// Scarcest tiers first, so the groups that carry them are drawn before the common tiers fill up.
+for (const t of Object.keys(target).sort((a, b) => (available[a] ?? 0) - (available[b] ?? 0))) {
+  for (const [g, rs] of eligible) {
+    if ((inTest[t] ?? 0) >= target[t]) break;
+    if (stratified.has(g) || !rs.some((r) => tierOfRaw(r) === t)) continue;
+    stratified.add(g);
+    for (const r of rs) if (tierOfRaw(r)) inTest[tierOfRaw(r)] = (inTest[tierOfRaw(r)] ?? 0) + 1;
+  }
+}
 let freshToDev = 0;
 let freshToTest = 0;
 for (const r of raw) {
   if (!FRESH.test(r.file)) {
     r.group = devGroupOf(r.s);
-    r.split = 'dev';
+    r.split = stratified.has(r.group) ? 'test' : 'dev';
   } else if (devGroupIn.has(allGroupOf(r.s))) {
     r.group = devGroupIn.get(allGroupOf(r.s));
-    r.split = 'dev';
+    r.split = stratified.has(r.group) ? 'test' : 'dev';
     freshToDev++;
   } else {
     r.group = allGroupOf(r.s);
@@ -340,6 +382,16 @@ console.log(`registry.jsonl from ${files.join(', ')}`);
 console.log(`  all:  ${count(out)}`);
 console.log(`  dev:  ${count(out.filter((o) => o.split === 'dev'))}`);
 console.log(`  test: ${count(out.filter((o) => o.split === 'test'))}`);
+console.log(
+  `  stratified test part: ${stratified.size} groups of the development files (targets ${Object.entries(
+    target,
+  )
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ')} of ${Object.entries(available)
+    .sort()
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ')} eligible)`,
+);
 console.log(
   `  fresh lines: ${freshToTest} to test, ${freshToDev} to development (their owner or definition is already in the development data)`,
 );

@@ -45,8 +45,8 @@ describe('scoring the official MCP filesystem server', () => {
     expect(first.server).toMatchObject({
       toolCount: 14,
       meanTdqs: 4,
-      minTdqs: 3.7,
-      descriptionQualityScore: 3.9,
+      minTdqs: 3.6,
+      descriptionQualityScore: 3.8,
       descriptionQualityTier: 'A',
       coherenceTier: 'A',
       overallScore: 3.9,

@@ -22,6 +22,7 @@ export {
   type NoiseFloor,
   noiseFloor,
   parseCalibrationJsonl,
+  type TierAgreement,
 } from './lib/calibrate.js';
 export { canonicalJson, inputHash, sortKeysDeep } from './lib/canonical.js';
 export { coherenceOffline } from './lib/coherence.js';

@@ -115,6 +115,10 @@ Calibrate options:
   --check                exit 1 when any example is outside ±1 per dimension, ±0.3 TDQS or its
                          tier; with --max-tdqs-mae, exit 1 when the TDQS MAE is above N instead
   --max-tdqs-mae N       the TDQS MAE --check allows
+  --min-balanced-accuracy N   with --check, exit 1 when the balanced tier accuracy is below N
+  --min-tier-recall T=N,...   with --check, exit 1 when a published tier's share kept in its
+                         tier is below N (e.g. A=0.85,D=0.7)
+  --max-tier-mae T=N,...      with --check, exit 1 when a published tier's TDQS MAE is above N
   --rows N               list only the N worst examples (default: all)
   --rules-only           score with the rules alone, without the fitted models
   --judge, --llm-*       calibrate the LLM judge instead of the offline one
@@ -200,6 +204,9 @@ const OPTIONS = {
   check: { type: 'boolean' },
   split: { type: 'string' },
   'max-tdqs-mae': { type: 'string' },
+  'min-balanced-accuracy': { type: 'string' },
+  'min-tier-recall': { type: 'string' },
+  'max-tier-mae': { type: 'string' },
   rows: { type: 'string' },
   'rules-only': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -454,6 +461,20 @@ async function cmdDiff(positionals: string[], v: Values, io: CliIo): Promise<num
   return EXIT.ok;
 }
 
+/** Parses "A=0.85,D=0.7" into per-tier bounds. */
+function tierBounds(value: string | undefined, flag: string): Map<Tier, number> {
+  const out = new Map<Tier, number>();
+  if (value === undefined) return out;
+  for (const part of value.split(',')) {
+    const m = /^\s*([A-Fa-f])\s*=\s*([0-9.]+)\s*$/.exec(part);
+    const n = m ? Number(m[2]) : Number.NaN;
+    if (!m || !Number.isFinite(n))
+      throw new UsageError(`${flag} needs TIER=NUMBER pairs like A=0.85,D=0.7, got "${part}".`);
+    out.set((m[1] as string).toUpperCase() as Tier, n);
+  }
+  return out;
+}
+
 async function cmdCalibrate(positionals: string[], v: Values, io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('calibrate needs one JSONL file.');
   const file = positionals[0] as string;
@@ -462,6 +483,9 @@ async function cmdCalibrate(positionals: string[], v: Values, io: CliIo): Promis
     throw new UsageError(`--split must be dev or test, got "${split}".`);
   }
   const maxMae = num(v['max-tdqs-mae'], '--max-tdqs-mae');
+  const minBalanced = num(v['min-balanced-accuracy'], '--min-balanced-accuracy');
+  const minRecall = tierBounds(v['min-tier-recall'], '--min-tier-recall');
+  const maxTierMae = tierBounds(v['max-tier-mae'], '--max-tier-mae');
   const rows = num(v.rows, '--rows');
   if (rows !== undefined && (!Number.isInteger(rows) || rows < 0)) {
     throw new UsageError('--rows needs a whole number of examples.');
@@ -499,6 +523,34 @@ async function cmdCalibrate(positionals: string[], v: Values, io: CliIo): Promis
       ? `${JSON.stringify(result, null, 2)}\n`
       : formatCalibration(result, rows !== undefined ? { maxRows: rows } : {});
   let failed = false;
+  const gates: string[] = [];
+  const tierGates = minBalanced !== undefined || minRecall.size > 0 || maxTierMae.size > 0;
+  if (v.check && tierGates) {
+    if (minBalanced !== undefined) {
+      const b = result.balancedTierAccuracy;
+      const bad = b === null || b < minBalanced - 1e-9;
+      if (bad) failed = true;
+      gates.push(
+        `check: balanced tier accuracy ${b === null ? 'unknown' : b.toFixed(3)} ${bad ? 'is below' : 'is at least'} ${minBalanced.toFixed(3)}`,
+      );
+    }
+    for (const [t, bound] of minRecall) {
+      const r = result.tiers[t]?.recall;
+      const bad = r === undefined || r < bound - 1e-9;
+      if (bad) failed = true;
+      gates.push(
+        `check: tier ${t} kept ${r === undefined ? 'unknown (no example)' : r.toFixed(3)} ${bad ? 'is below' : 'is at least'} ${bound.toFixed(3)}`,
+      );
+    }
+    for (const [t, bound] of maxTierMae) {
+      const m = result.tiers[t]?.mae;
+      const bad = m === undefined || m === null || m > bound + 1e-9;
+      if (bad) failed = true;
+      gates.push(
+        `check: tier ${t} TDQS MAE ${m === undefined || m === null ? 'unknown (no example)' : m.toFixed(3)} ${bad ? 'is above' : 'is within'} ${bound.toFixed(3)}`,
+      );
+    }
+  }
   if (v.check && maxMae !== undefined) {
     if (result.tdqsMae === null) {
       throw new TargetError(
@@ -509,9 +561,10 @@ async function cmdCalibrate(positionals: string[], v: Values, io: CliIo): Promis
     if (format === 'text') {
       out += `check: TDQS MAE ${result.tdqsMae.toFixed(3)} ${failed ? 'is above' : 'is within'} the allowed ${maxMae.toFixed(3)}\n`;
     }
-  } else if (v.check) {
+  } else if (v.check && !tierGates) {
     failed = !result.allWithinBounds;
   }
+  if (format === 'text' && gates.length) out += `${gates.join('\n')}\n`;
   await emit(out, v.output, io);
   return failed ? EXIT.belowThreshold : EXIT.ok;
 }

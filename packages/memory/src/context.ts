@@ -13,7 +13,13 @@ export interface StoreContext {
   byId: ReadonlyMap<string, ResolvedSource>;
   sourceIds: readonly string[];
   backend: MemoryBackend;
-  limits: { maxFileBytes: number; maxChunkWords: number; busyTimeoutMs: number };
+  limits: {
+    maxFileBytes: number;
+    maxChunkWords: number;
+    busyTimeoutMs: number;
+    /** Byte budget of one search or fragment response. */
+    maxOutputBytes: number;
+  };
   /** Language of notes that declare none. */
   language: Language;
   /** The helper thread that stats part of a large source's files during a reindex walk. */

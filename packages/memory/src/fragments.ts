@@ -1,6 +1,8 @@
 import {
   decodeUtf8,
   isToolError,
+  jsonBytes,
+  paginateChars,
   planLines,
   readFileInRoot,
   sha256,
@@ -8,13 +10,20 @@ import {
 } from '@lectern/core';
 import { closest, fileKey, parseFilePath, type StoreContext } from './context.js';
 import { MemoryError } from './lib/errors.js';
-import { MAX_FRAGMENT_BYTES, MAX_FRAGMENT_LINES } from './limits.js';
+import { fragmentBytes, MAX_FRAGMENT_LINES } from './limits.js';
 import type { Fragment, ReadFragmentOptions } from './types.js';
 
 /** Checks a fragment request before any work: the file's path and the line range. */
 export function checkFragment(ctx: StoreContext, options: ReadFragmentOptions) {
   const { source, rel } = parseFilePath(ctx, options.path);
-  const { startLine, endLine } = options;
+  const { startLine, endLine, startChar } = options;
+  if (startChar !== undefined && !(Number.isInteger(startChar) && startChar >= 0)) {
+    throw new MemoryError(
+      'INVALID_RANGE',
+      `{param:startChar} must be a whole number of at least 0, got ${startChar}.`,
+      { param: 'startChar' },
+    );
+  }
   for (const [param, v] of [
     ['startLine', startLine],
     ['endLine', endLine],
@@ -50,7 +59,7 @@ export function checkFragment(ctx: StoreContext, options: ReadFragmentOptions) {
       },
     );
   }
-  return { source, rel, start, count };
+  return { source, rel, start, count, startChar: startChar ?? 0 };
 }
 
 /** Reads numbered lines of an indexed file as it is on disk now (see `MemoryStore.readFragment`). */
@@ -58,7 +67,8 @@ export async function readFragmentLines(
   ctx: StoreContext,
   checked: ReturnType<typeof checkFragment>,
 ): Promise<Fragment> {
-  const { source, rel, start, count } = checked;
+  const { source, rel, start, count, startChar } = checked;
+  const budget = fragmentBytes(ctx.limits.maxOutputBytes);
   const shown = fileKey(source.id, rel);
   const found = await ctx.backend.lookup(source.id, rel);
   if (found.kind === 'problem') {
@@ -98,33 +108,64 @@ export async function readFragmentLines(
     throw isToolError(error) ? MemoryError.about(error, 'path') : error;
   }
   const lines = splitLines(text);
+  if (startChar > 0 && start <= lines.length && startChar > lines[start - 1]!.length) {
+    throw new MemoryError(
+      'INVALID_RANGE',
+      `{param:startChar} ${startChar} is past the end of line ${start}, which has ${lines[start - 1]!.length} characters.`,
+      { param: 'startChar', details: { line_chars: lines[start - 1]!.length } },
+    );
+  }
+  // The first line from startChar on (a cut line read on); the others whole.
+  const lineText = (n: number) =>
+    n === start && startChar > 0 ? lines[n - 1]!.slice(startChar) : lines[n - 1]!;
+  // Each line costs its JSON string body, its number, a tab and a line break (escaped).
+  const prefix = String(Math.min(lines.length, start + count)).length + 4;
   let plan: ReturnType<typeof planLines>;
+  let cut: { content: string; next: number; chars: number } | null = null;
   try {
     plan = planLines({
       totalLines: lines.length,
       startLine: start,
       lineCount: count,
-      maxBytes: MAX_FRAGMENT_BYTES,
-      lineBytes: (n) => Buffer.byteLength(lines[n - 1]!, 'utf8') + 1,
+      maxBytes: budget,
+      lineBytes: (n) => jsonBytes(lineText(n)) - 2 + prefix,
     });
   } catch (error) {
     if (isToolError(error) && error.code === 'LINE_TOO_LONG') {
-      const line = (error.details?.line as number | undefined) ?? start;
-      throw new MemoryError(
-        'LINE_TOO_LONG',
-        `line ${line} of ${escapeBraces(shown)} is longer than ${MAX_FRAGMENT_BYTES} bytes, more than one read can return; it can only be found through {op:search} snippets.`,
-        { details: error.details ? { ...error.details } : undefined },
-      );
-    }
-    if (isToolError(error) && error.code === 'LINE_OUT_OF_RANGE') {
+      // One line longer than the whole budget: its first part, cut with a marker, and where to
+      // read on (next_start_line is the same line, next_start_char the first character left).
+      const line = lines[start - 1]!;
+      const page = paginateChars(line, {
+        offset: startChar,
+        maxChars: line.length,
+        maxBytes: budget - prefix - 256,
+      });
+      cut = { content: page.content, next: page.next_offset ?? line.length, chars: line.length };
+      plan = {
+        start_line: start,
+        end_line: start,
+        total_lines: lines.length,
+        has_more: true,
+        has_earlier: start > 1,
+        next_start_line: start,
+        limited_by_bytes: true,
+      };
+    } else if (isToolError(error) && error.code === 'LINE_OUT_OF_RANGE') {
       throw MemoryError.about(error, 'startLine');
+    } else {
+      throw error;
     }
-    throw error;
   }
   const width = String(plan.end_line).length;
   const out: string[] = [];
-  for (let n = plan.start_line; n <= plan.end_line; n++) {
-    out.push(`${String(n).padStart(width, ' ')}\t${lines[n - 1]!}`);
+  if (cut) {
+    out.push(
+      `${start}\t${cut.content} … [line ${start} cut: characters ${startChar} to ${cut.next} of ${cut.chars}; continue at next_start_char]`,
+    );
+  } else {
+    for (let n = plan.start_line; n <= plan.end_line; n++) {
+      out.push(`${String(n).padStart(width, ' ')}\t${lineText(n)}`);
+    }
   }
   return {
     path: shown,
@@ -135,6 +176,7 @@ export async function readFragmentLines(
     content: out.join('\n'),
     has_more: plan.has_more,
     next_start_line: plan.next_start_line,
+    next_start_char: cut ? cut.next : null,
     version,
     indexed_version: row.sha256,
     stale: version !== row.sha256,

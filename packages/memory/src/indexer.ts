@@ -11,7 +11,7 @@ import type { StoreContext } from './context.js';
 import { analyseChunk, noteLanguage } from './lib/analysis.js';
 import { MemoryError } from './lib/errors.js';
 import type { Language } from './lib/language.js';
-import { type ResolvedSource, type WalkedFile, walkSourceAsync } from './lib/walk.js';
+import { changeTime, type ResolvedSource, type WalkedFile, walkSourceAsync } from './lib/walk.js';
 import { RACY_MS, READ_CONCURRENCY } from './limits.js';
 import type { ReindexError, ReindexOptions, ReindexResult } from './types.js';
 
@@ -241,7 +241,7 @@ export async function reindexSources(
         writer: IndexWriter,
         item: Work,
         bytes: Buffer,
-        stat: { size: number; mtimeMs: number; ino: number },
+        stat: { size: number; mtimeMs: number; ctimeMs: number; ino: number },
       ) => {
         const sha = sha256(bytes);
         const { source, file, row } = item;
@@ -249,11 +249,11 @@ export async function reindexSources(
           source: source.id,
           path: file.path,
           size: stat.size,
-          mtime: stat.mtimeMs,
+          mtime: changeTime(stat),
           ino: stat.ino,
           sha256: sha,
           indexedAt: now,
-          racy: startedAt - stat.mtimeMs < RACY_MS,
+          racy: startedAt - changeTime(stat) < RACY_MS,
         };
         if (row && row.sha256 === sha) {
           await writer.touchFile(row.id, identity);

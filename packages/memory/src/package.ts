@@ -82,6 +82,8 @@ export interface MemoryLimits {
   maxFileBytes: number;
   /** Most words per chunk (default 250). */
   maxChunkWords: number;
+  /** Byte budget of one search or fragment response (default 64 KiB, at least 4096; may be raised). */
+  maxOutputBytes: number;
 }
 
 /** Options of {@link memoryPackage}: note folders as roots, where the index lives, limits. */
@@ -118,7 +120,7 @@ export interface MemoryToolSet extends ToolSet {
   close: () => Promise<void>;
 }
 
-const LIMITS = ['maxFileBytes', 'maxChunkWords'] as const;
+const LIMITS = ['maxFileBytes', 'maxChunkWords', 'maxOutputBytes'] as const;
 
 /**
  * A store that opens the real one (`createMemory`: option and root checks, then the backend:

@@ -1,11 +1,13 @@
 import { closeSync, readSync } from 'node:fs';
 import { jsonBytes, OutputBudget, openInRootSync } from '@lectern/core';
-import picomatch from 'picomatch';
 import { RawQueryError, type SearchHit } from './backend/types.js';
 import { fileKey, type StoreContext, sourceById } from './context.js';
 import { MemoryError } from './lib/errors.js';
+import { compilePathGlob } from './lib/path-glob.js';
 import { parseQuery, type QueryTerm, queryTerms } from './lib/query.js';
+import { checkRawSyntax } from './lib/raw-guard.js';
 import { type Highlight, highlightOf, makeSnippet } from './lib/snippet.js';
+import { changeTime } from './lib/walk.js';
 import {
   DEFAULT_SEARCH_LIMIT,
   MAX_QUERY_CHARS,
@@ -17,7 +19,7 @@ import {
 import type { Citation, SearchOptions, SearchResult } from './types.js';
 
 /** Bytes kept for the result's fixed fields and warnings, beside fts_query and the citations. */
-const SEARCH_RESERVED_BYTES = 64 * 1024;
+const SEARCH_RESERVED_BYTES = 8 * 1024;
 
 /** Most bytes of one chunk read back for its snippet. */
 const SNIPPET_READ_BYTES = 64 * 1024;
@@ -71,19 +73,11 @@ export function checkSearch(ctx: StoreContext, options: SearchOptions) {
         { param: 'pathGlob' },
       );
     }
-    let m: (p: string) => boolean;
-    try {
-      m = picomatch(glob, { dot: false, nocase: false });
-    } catch (cause) {
-      throw new MemoryError(
-        'INVALID_GLOB',
-        `{param:pathGlob} ${JSON.stringify(glob)} is not a valid glob.`,
-        { param: 'pathGlob', cause },
-      );
-    }
+    const m = compilePathGlob(glob);
     pathFilter = (source, path) => m(path) || m(fileKey(source, path));
   }
   const raw = options.raw === true;
+  if (raw) checkRawSyntax(query);
   // Parse first, so a query without words fails before any indexing work.
   const terms = raw ? [] : queryTerms(query);
   return { query, limit, offset, raw, terms, pathFilter };
@@ -94,6 +88,22 @@ function rawTerms(text: string): QueryTerm[] {
   return parseQuery(text).filter(
     (t) => t.words.length > 1 || !RAW_SYNTAX.has(t.words[0]!.toLowerCase()),
   );
+}
+
+/**
+ * Longest heading path or snippet a citation carries, in characters: one enormous heading or
+ * paragraph is cut with a marker (memory_read_fragment of the citation's lines reads all of it),
+ * so a page of citations stays small whatever the notes hold.
+ */
+export const MAX_CITATION_TEXT_CHARS = 1000;
+
+/** `text` up to `max` characters (never splitting a surrogate pair), then a cut marker. */
+function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… [cut: ${text.length} characters; read the lines for the rest]`;
 }
 
 /**
@@ -109,6 +119,8 @@ export async function runSearch(
 ): Promise<SearchResult> {
   let page: Awaited<ReturnType<typeof ctx.backend.search>>;
   try {
+    // A raw expression is timed off the server's thread first where the backend can (SQLite).
+    if (checked.raw) await ctx.backend.checkRaw?.(checked.query);
     page = await ctx.backend.search({
       query: checked.raw
         ? { kind: 'raw', text: checked.query }
@@ -122,8 +134,8 @@ export async function runSearch(
     if (error instanceof RawQueryError) {
       throw new MemoryError(
         'INVALID_QUERY',
-        `{param:query} is not valid FTS5 syntax (${error.message}). Fix the expression, or call again without {param:raw} to search the words literally.`,
-        { param: 'query' },
+        `{param:query} is not valid ${error.syntax} syntax (${error.message}). Fix the expression, or call again without {param:raw} to search the words literally.`,
+        { param: 'query', details: { syntax: error.syntax } },
       );
     }
     throw error;
@@ -168,8 +180,8 @@ export async function runSearch(
       source: hit.source,
       start_line: hit.startLine,
       end_line: hit.endLine,
-      heading_path: hit.headingPath,
-      snippet: back.snippet,
+      heading_path: cutText(hit.headingPath, MAX_CITATION_TEXT_CHARS),
+      snippet: cutText(back.snippet, MAX_CITATION_TEXT_CHARS),
       score: Number(hit.score.toPrecision(4)),
       version: hit.version,
       stale: back.stale,
@@ -235,7 +247,7 @@ function readBack(
   }
   try {
     const st = opened.stat;
-    const stale = !st.isFile() || st.size !== first.size || st.mtimeMs !== first.mtime;
+    const stale = !st.isFile() || st.size !== first.size || changeTime(st) !== first.mtime;
     for (const h of hits) {
       let snippet = '';
       const length = Math.max(0, Math.min(h.endByte - h.startByte, SNIPPET_READ_BYTES));

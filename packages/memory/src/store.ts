@@ -1,4 +1,4 @@
-import { createRootSync, Mutex, ToolError } from '@lectern/core';
+import { checkOutputBytes, createRootSync, Mutex, ToolError } from '@lectern/core';
 import { DEFAULT_MAX_CHUNK_WORDS } from '@lectern/markdown';
 import { postgresBackend } from './backend/postgres/backend.js';
 import { isPostgresUrl } from './backend/postgres/driver.js';
@@ -149,6 +149,7 @@ export function createMemory(options: MemoryOptions): MemoryStore {
       maxFileBytes,
       maxChunkWords: options.maxChunkWords ?? DEFAULT_MAX_CHUNK_WORDS,
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      maxOutputBytes: checkOutputBytes(options.maxOutputBytes),
     },
     language,
     statWorker: new StatWorker(),
@@ -212,7 +213,12 @@ class Memory implements MemoryStore {
     const checked = checkSearch(this.ctx, options);
     const notes = await this.ensureBuilt();
     const pending = this.warnings();
-    const result = await runSearch(this.ctx, checked, options.source);
+    const result = await runSearch(
+      this.ctx,
+      checked,
+      options.source,
+      this.ctx.limits.maxOutputBytes,
+    );
     return {
       ...result,
       warnings: [...pending, ...notes.filter((n) => !pending.includes(n)), ...result.warnings],

@@ -54,6 +54,11 @@ export interface MemoryOptions {
    */
   busyTimeoutMs?: number;
   /**
+   * Byte budget of one search or fragment response (compact JSON): default core's
+   * `DEFAULT_OUTPUT_BYTES` (64 KiB), at least 4096; raise it for clients that take more.
+   */
+  maxOutputBytes?: number;
+  /**
    * Watch the source folders for changes (default false). After the first full walk, a reindex
    * then stats only the files and folders that change events named, instead of every file;
    * the index is the same. Trusts the operating system's change events: use it on local file
@@ -125,6 +130,8 @@ export interface ReadFragmentOptions {
   startLine?: number;
   /** Last line, inclusive; at most 200 lines after `startLine`. */
   endLine?: number;
+  /** Characters of `startLine` to skip: a cut line's `next_start_char` (default 0). */
+  startChar?: number;
 }
 
 /** Result of `MemoryStore.readFragment`. */
@@ -143,6 +150,11 @@ export interface Fragment {
   has_more: boolean;
   /** Where to continue, or null. */
   next_start_line: number | null;
+  /**
+   * When the window's only line was cut to fit the budget: the character of `next_start_line`
+   * to pass as `startChar` to read on; else null.
+   */
+  next_start_char: number | null;
   /** SHA-256 of the file now. */
   version: string;
   /** SHA-256 of the file when it was indexed. */

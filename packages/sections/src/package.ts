@@ -22,12 +22,14 @@ export type DocsRoot = SectionsOptions['roots'][number];
 export interface SectionsLimits {
   /** Largest Markdown file read, in bytes (default and most 10 MiB). */
   maxFileBytes: number;
+  /** Byte budget of one response (default 64 KiB, at least 4096; may be raised). */
+  maxOutputBytes: number;
 }
 
 /** Options of {@link sectionsPackage}: documentation roots and limits. */
 export type SectionsPackageOptions = PackageOptions<DocsRoot, SectionsLimits>;
 
-const LIMITS = ['maxFileBytes'] as const;
+const LIMITS = ['maxFileBytes', 'maxOutputBytes'] as const;
 
 /** One index per tool set: the tools of a set share its parse cache. */
 function indexFor(options: SectionsPackageOptions): DocsIndex {

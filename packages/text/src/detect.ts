@@ -14,6 +14,12 @@ export const DETECT_SAMPLE_CHARS = 2000;
 /** Fewer letters than this and a text is too short to identify. */
 const MIN_LETTERS = 24;
 
+/**
+ * Fewer letters than this and trigram profiles are not asked: on a short line (`This is not a
+ * drill, notably.`) they answer a language the text is not in.
+ */
+const FRANC_MIN_LETTERS = 80;
+
 /** A stop-word vote is decisive with at least this many hits... */
 const VOTE_MIN_HITS = 4;
 /** ...and at least this many times the runner-up's. */
@@ -70,10 +76,11 @@ export function detectLanguage(text: string, options: DetectOptions = {}): Langu
   }
   if (best && bestHits >= VOTE_MIN_HITS && bestHits >= VOTE_MARGIN * secondHits) return best;
 
+  if (letters < FRANC_MIN_LETTERS) return fallback;
   const allowed =
     only === STEMMED_LANGUAGES
       ? FRANC_ONLY
       : only.flatMap((l) => [LANGUAGE_INFO[l].iso3, ...(LANGUAGE_INFO[l].francAlso ?? [])]);
-  const code = franc(sample, { only: allowed, minLength: MIN_LETTERS });
+  const code = franc(sample, { only: allowed, minLength: FRANC_MIN_LETTERS });
   return FROM_ISO3.get(code) ?? fallback;
 }

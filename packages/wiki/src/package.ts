@@ -27,6 +27,8 @@ export const WIKI_TOOL_NAMES = [
 export interface WikiLimits {
   /** Largest page, in bytes, that can be read or written (default 1 MiB, at most 16 MiB). */
   maxPageBytes: number;
+  /** Byte budget of one response (default 64 KiB, at least 4096; may be raised). */
+  maxOutputBytes: number;
 }
 
 /** Options of {@link wikiPackage}: the wikis as roots, and limits. */
@@ -49,7 +51,7 @@ export function wikiTools(options: WikiOptions): AnyToolDefinition[] {
   ];
 }
 
-const LIMITS = ['maxPageBytes'] as const;
+const LIMITS = ['maxPageBytes', 'maxOutputBytes'] as const;
 
 function wikiOptions(options: WikiPackageOptions): WikiOptions {
   const limits = checkLimits('wiki', options.limits, LIMITS);

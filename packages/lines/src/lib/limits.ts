@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ToolError } from '@lectern/core';
 
 /**
@@ -45,6 +46,11 @@ export interface LineLimits {
   maxSearchBytes: number;
   /** Time budget of the regular-expression scan of one search_text call, in milliseconds (5000). */
   regexTimeoutMs: number;
+  /**
+   * Most regular-expression worker threads alive at once in the process (the machine's cores);
+   * search_text calls past it wait in line, and the wait counts in their `regexTimeoutMs`.
+   */
+  maxRegexWorkers: number;
 }
 
 const MiB = 1024 * 1024;
@@ -71,6 +77,7 @@ export const DEFAULT_LINE_LIMITS: Readonly<LineLimits> = Object.freeze({
   maxLineChars: 400,
   maxSearchBytes: 256 * MiB,
   regexTimeoutMs: 5000,
+  maxRegexWorkers: Math.max(1, availableParallelism()),
 });
 
 /** Limits that may be zero (every other limit must be at least 1). */

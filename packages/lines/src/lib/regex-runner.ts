@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type FileMatches, findLineMatches } from './match.js';
 
@@ -27,12 +28,60 @@ parentPort.on('message', (msg) => {
 const idle: Worker[] = [];
 const MAX_IDLE = 2;
 
+/** Callers waiting for a worker: each gets an idle one, or leave to start a new one. */
+const waiting: Array<(handoff: Worker | 'start') => void> = [];
+/** Regex worker threads alive now (busy, idle or terminating), and the most seen at once. */
+let alive = 0;
+let peakAlive = 0;
+/** Calls whose budget ran out while they waited in line. */
+let lineTimeouts = 0;
+
+/**
+ * Worker threads of regex scans in this process: alive now, the most at once, callers queued,
+ * and calls whose budget ran out in line (since the last {@link resetRegexWorkerPeak}).
+ */
+export function regexWorkerStats(): {
+  alive: number;
+  peak: number;
+  queued: number;
+  lineTimeouts: number;
+} {
+  return { alive, peak: peakAlive, queued: waiting.length, lineTimeouts };
+}
+
+/** Forgets the peak and the count of timeouts in line (tests measure one burst at a time). */
+export function resetRegexWorkerPeak(): void {
+  peakAlive = alive;
+  lineTimeouts = 0;
+}
+
+/** A worker thread has exited: its slot goes to the first caller waiting, who starts one. */
+function onWorkerExit(): void {
+  alive--;
+  waiting.shift()?.('start');
+}
+
+/** Starts a worker thread (its slot is already counted). */
+async function startWorker(): Promise<Worker> {
+  const fresh = new Worker(WORKER_SOURCE, { eval: true });
+  fresh.once('exit', onWorkerExit);
+  fresh.unref();
+  // The budget is for scanning, not for starting a thread (slow on a loaded machine).
+  await new Promise<void>((resolve, reject) => {
+    fresh.once('online', resolve);
+    fresh.once('error', reject);
+  });
+  return fresh;
+}
+
 /**
  * Runs regular-expression scans on a worker thread with a time budget, so a pattern that
  * backtracks catastrophically cannot block the server: on overrun the worker is terminated
  * and {@link RegexScanner.scan} resolves to `'timeout'`. One scanner serves one search call;
- * its budget is the total time spent waiting for scans (starting a worker thread does not count). Idle workers are kept (at most two,
- * unreferenced so they never keep a process alive) and reused.
+ * its budget is the total time spent waiting for a worker and for scans (starting a worker
+ * thread does not count). At most `maxWorkers` threads are alive in the process (busy, idle or
+ * being terminated); a call past that waits in line, and its wait counts in its budget. Idle
+ * workers are kept (at most two, unreferenced so they never keep a process alive) and reused.
  */
 export class RegexScanner {
   #worker: Worker | undefined;
@@ -42,6 +91,7 @@ export class RegexScanner {
   constructor(
     private readonly params: ScanParams,
     budgetMs: number,
+    private readonly maxWorkers = Math.max(1, availableParallelism()),
   ) {
     this.#remainingMs = budgetMs;
   }
@@ -51,19 +101,36 @@ export class RegexScanner {
     return this.#remainingMs;
   }
 
-  async #acquire(): Promise<Worker> {
+  /** A worker for this call, or `'timeout'` when the budget ran out waiting in line. */
+  async #acquire(): Promise<Worker | 'timeout'> {
     if (this.#worker) return this.#worker;
     let worker = idle.pop();
-    if (!worker) {
-      const fresh = new Worker(WORKER_SOURCE, { eval: true });
-      // The budget is for scanning, not for starting a thread (slow on a loaded machine).
-      await new Promise<void>((resolve, reject) => {
-        fresh.once('online', resolve);
-        fresh.once('error', reject);
+    if (!worker && alive >= this.maxWorkers) {
+      const started = performance.now();
+      const handoff = await new Promise<Worker | 'start' | 'timeout'>((resolve) => {
+        const take = (h: Worker | 'start') => {
+          clearTimeout(timer);
+          resolve(h);
+        };
+        const timer = setTimeout(() => {
+          const at = waiting.indexOf(take);
+          if (at !== -1) waiting.splice(at, 1);
+          resolve('timeout');
+        }, this.#remainingMs);
+        waiting.push(take);
       });
-      worker = fresh;
+      this.#remainingMs -= performance.now() - started;
+      if (handoff === 'timeout') {
+        lineTimeouts++;
+        return 'timeout';
+      }
+      if (handoff !== 'start') worker = handoff;
     }
-    worker.unref();
+    if (!worker) {
+      alive++;
+      peakAlive = Math.max(peakAlive, alive);
+      worker = await startWorker();
+    }
     this.#worker = worker;
     return worker;
   }
@@ -72,6 +139,7 @@ export class RegexScanner {
   async scan(texts: string[]): Promise<FileMatches[] | 'timeout'> {
     if (this.#remainingMs <= 0) return 'timeout';
     const worker = await this.#acquire();
+    if (worker === 'timeout') return 'timeout';
     const id = this.#nextId++;
     const started = performance.now();
     const outcome = await new Promise<FileMatches[] | 'timeout' | Error>((resolve) => {
@@ -118,7 +186,9 @@ export class RegexScanner {
     const worker = this.#worker;
     this.#worker = undefined;
     if (!worker) return;
-    if (idle.length < MAX_IDLE) idle.push(worker);
+    const next = waiting.shift();
+    if (next) next(worker);
+    else if (idle.length < MAX_IDLE) idle.push(worker);
     else void worker.terminate();
   }
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Dirent, Stats } from 'node:fs';
 import {
   isToolError,
@@ -54,6 +55,70 @@ export interface WalkEvent {
   descend: boolean;
   /** lstat of an accepted entry, taken inside its folder (with `stats`); null if it vanished. */
   stat?: Stats | null;
+  /**
+   * True for an entry whose name is not valid UTF-8: it cannot be named in a request, so it is
+   * never accepted or entered; `path` shows it with each invalid byte escaped as `\xHH`.
+   */
+  unnamed?: boolean;
+}
+
+/** A name's bytes as text, each byte that is not part of valid UTF-8 escaped as `\xHH`. */
+export function escapeInvalidUtf8(bytes: Buffer): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const need =
+      b < 0x80
+        ? 1
+        : b >= 0xc2 && b <= 0xdf
+          ? 2
+          : b >= 0xe0 && b <= 0xef
+            ? 3
+            : b >= 0xf0 && b <= 0xf4
+              ? 4
+              : 0;
+    const chunk = need > 0 ? bytes.subarray(i, i + need) : undefined;
+    if (chunk && chunk.length === need && isUtf8(chunk)) {
+      out += chunk.toString('utf8');
+      i += need;
+    } else {
+      out += `\\x${b.toString(16).padStart(2, '0')}`;
+      i++;
+    }
+  }
+  return out;
+}
+
+/**
+ * The entries of a listing whose names are not valid UTF-8: their lossy decoded names (to drop
+ * from the listing) and their names with invalid bytes escaped, with whether each is a folder.
+ */
+function unnamedEntries(
+  held: OpenedDir,
+  entries: readonly Dirent[],
+): { lossy: Set<string>; shown: Array<{ name: string; isDir: boolean }> } {
+  const lossy = new Set<string>();
+  const shown: Array<{ name: string; isDir: boolean }> = [];
+  if (!entries.some((e) => e.name.includes('\uFFFD'))) return { lossy, shown };
+  let raw: Buffer[];
+  try {
+    raw = held.listRaw();
+  } catch {
+    return { lossy, shown };
+  }
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  for (const bytes of raw) {
+    if (isUtf8(bytes)) continue;
+    const decoded = bytes.toString('utf8');
+    lossy.add(decoded);
+    shown.push({
+      name: escapeInvalidUtf8(bytes),
+      isDir: byName.get(decoded)?.isDirectory() ?? false,
+    });
+  }
+  shown.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { lossy, shown };
 }
 
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
@@ -172,13 +237,30 @@ async function* walkFolder(
     throw error;
   }
   entries.sort(byName);
+  const unnamed = unnamedEntries(held, entries);
+  // Entries whose names are not valid UTF-8 take their place in walk order by escaped name.
+  const items: Array<{ name: string; entry?: Dirent; isDir?: boolean }> = [];
+  if (unnamed.lossy.size > 0) entries = entries.filter((e) => !unnamed.lossy.has(e.name));
+  for (const entry of entries) items.push({ name: entry.name, entry });
+  if (unnamed.shown.length > 0) {
+    items.push(...unnamed.shown);
+    items.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  }
   if (options.gitignore && entries.some((e) => e.name === '.gitignore' && e.isFile())) {
     const level = await loadGitignore(options.root, dir);
     if (level) levels = [...levels, level];
   }
   const after = options.after;
-  for (const entry of entries) {
+  for (const item of items) {
     if (options.signal?.aborted) throw new ToolError('CANCELLED', 'the request was cancelled.');
+    const entry = item.entry;
+    if (entry === undefined) {
+      const path = dir === '' ? item.name : `${dir}/${item.name}`;
+      if (after && comparePaths(path, after.path) <= 0) continue;
+      const type = item.isDir ? 'directory' : 'file';
+      yield { path, type, depth, accepted: false, descend: false, unnamed: true };
+      continue;
+    }
     const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
     const isDir = entry.isDirectory();
     let emit = true;

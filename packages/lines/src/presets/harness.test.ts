@@ -327,7 +327,13 @@ describe('harness preset', () => {
         after: [],
       },
     ]);
-    expect(r.data.skipped).toEqual({ binary: 1, invalidUtf8: 0, tooLarge: 0, unreadable: 0 });
+    expect(r.data.skipped).toEqual({
+      binary: 1,
+      invalidUtf8: 0,
+      tooLarge: 0,
+      unreadable: 0,
+      invalidName: 0,
+    });
     const paged = await s.call('search_project_text', {
       workspace: 'proj',
       query: 'row 1',

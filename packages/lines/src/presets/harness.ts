@@ -16,7 +16,7 @@ const TOOL_NAMES = {
 };
 
 const globs = (what: string) =>
-  `${what} (picomatch globs: without / a glob matches a name at any depth, with / the path from the workspace root). Default: none.`;
+  `${what} (globs: * ? [abc] {a,b} and ** for any folders, at most 32 wildcards each; without / a glob matches a name at any depth, with / the path from the workspace root). Default: none.`;
 
 /**
  * The `harness` preset: the tool surface of the DOT DeepSeek Harness MCP server
@@ -196,6 +196,7 @@ export function harnessTools(options: LinesOptions): AnyToolDefinition[] {
           invalidUtf8: 'Skipped: not valid UTF-8.',
           tooLarge: 'Skipped: over the text size limit.',
           unreadable: 'Skipped: vanished or changed while opening.',
+          invalidName: 'Skipped: name not valid UTF-8 (folders not entered).',
         },
       },
       cappedFiles: 'Files with more matches than maxMatchesPerFile.',

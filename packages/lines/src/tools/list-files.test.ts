@@ -144,7 +144,7 @@ describe('list_files over MCP', () => {
       expect(r.data.code, path).toBe(code);
     }
     const glob = await list({ include: ['['] });
-    expect(glob.isError).toBe(false); // picomatch treats an unclosed bracket literally
+    expect(glob.isError).toBe(false); // an unclosed bracket is literal
     const limit = await list({ limit: 1001 });
     expect(limit.isError).toBe(true);
     expect(limit.text).toMatch(/limit/);

@@ -23,7 +23,9 @@ interface Entry {
 /** Longest cursor list_files accepts, in characters; the page keeps room for one. */
 const CURSOR_MAX_CHARS = 4096;
 /** Keys, punctuation and booleans of the result around its variable fields. */
-const ENVELOPE_BYTES = 256;
+const ENVELOPE_BYTES = 320;
+/** Most unlisted (not UTF-8) names a page shows; the count covers them all. */
+const MAX_UNLISTED_NAMES = 20;
 
 /** An entry whose JSON alone does not fit an empty page (a path of many escaped characters). */
 function entryTooLarge(path: string, entry: Entry, maxBytes: number): ToolError {
@@ -95,72 +97,47 @@ async function* walkFromLong(
 export function listFilesTool(ctx: LinesContext) {
   const { limits } = ctx;
   const ids = ctx.workspaces.ids;
-  const globList = (field: string, example: string) =>
-    z
-      .array(z.string().min(1).max(1000))
-      .max(100)
-      .optional()
-      .describe(
-        `${field} (picomatch syntax, e.g. ${example}). A glob without / matches a name at any depth; one with / matches the whole workspace-relative path. Default: none.`,
-      );
+  const globList = (text: string) =>
+    z.array(z.string().min(1).max(1000)).max(100).optional().describe(text);
 
   const inputSchema = z.object({
     workspace: z
       .string()
       .max(64, 'an id is at most 64 characters')
       .min(1)
-      .describe(
-        `Id of the configured workspace (a project folder) to list; one of: ${ids.join(', ')}.`,
-      ),
-    path: z
-      .string()
-      .max(4096)
-      .optional()
-      .describe('Folder to list, relative to the workspace; default "" (the workspace root).'),
+      .describe(`Workspace id; one of: ${ids.join(', ')}.`),
+    path: z.string().max(4096).optional().describe('Folder to list; default the workspace root.'),
     include: globList(
-      'Only list files matching at least one of these globs',
-      '["*.ts", "docs/**"]',
+      'Only files matching one of these globs, e.g. ["*.ts", "docs/**"]; without / a glob matches a name at any depth.',
     ),
     exclude: globList(
-      'Skip files and folders matching any of these globs; an excluded folder is not entered',
-      '["node_modules", "*.min.js"]',
+      'Skip files and folders matching these globs, e.g. ["node_modules"]; excluded folders are not entered.',
     ),
     respect_gitignore: z
       .boolean()
       .optional()
-      .describe(
-        'Skip what .gitignore files (the workspace root, the listed folder and every nested one) ignore; default true.',
-      ),
-    include_directories: z
-      .boolean()
-      .optional()
-      .describe('Also list folders (type "directory", size null); default false (files only).'),
+      .describe('Skip what .gitignore files ignore; default true.'),
+    include_directories: z.boolean().optional().describe('Also list folders; default false.'),
     max_depth: z
       .number()
       .int()
       .min(1)
       .max(limits.maxDepth)
       .optional()
-      .describe(
-        `How deep to descend: 1 lists only the folder's direct children; default and maximum ${limits.maxDepth}.`,
-      ),
+      .describe(`1 lists only direct children; default ${limits.maxDepth}.`),
     limit: z
       .number()
       .int()
       .min(1)
       .max(limits.maxPageSize)
       .optional()
-      .describe(
-        `Entries per page; default ${limits.defaultPageSize}, range 1-${limits.maxPageSize}.`,
-      ),
+      .describe(`Entries per page; default ${limits.defaultPageSize}.`),
     cursor: z
       .string()
       .min(1)
       .max(CURSOR_MAX_CHARS)
       .optional()
-      .describe(
-        'next_cursor from the previous page of the same listing (same parameters, limit may change); omit for the first page.',
-      ),
+      .describe('next_cursor of the previous page; omit for the first.'),
   });
 
   const outputSchema = z.object({
@@ -187,6 +164,21 @@ export function listFilesTool(ctx: LinesContext) {
       .describe(
         `True when the page stopped after visiting ${limits.maxScanEntries} entries; continue with next_cursor.`,
       ),
+    unlisted: z
+      .object({
+        count: z
+          .number()
+          .int()
+          .describe('Entries passed over on this page because their names are not valid UTF-8.'),
+        names: z
+          .array(z.string())
+          .describe(
+            `Their paths (first ${MAX_UNLISTED_NAMES}), each invalid byte shown as \\xHH; folders among them are not entered.`,
+          ),
+      })
+      .describe(
+        'Entries that cannot be listed or read by name (not valid UTF-8); never silently left out.',
+      ),
   });
 
   return defineTool({
@@ -195,9 +187,9 @@ export function listFilesTool(ctx: LinesContext) {
     description: [
       'List the files under a workspace folder, sorted by path, with size and modification time; folders too on request.',
       'Use it to see what a project holds or to find files by name before read_text.',
-      'Not for finding files by content: search_text does that.',
-      '.gitignore rules apply unless turned off. Pass next_cursor back as cursor with the other parameters unchanged, or the call fails with CURSOR_MISMATCH.',
-      'Links, special files and .git are never listed or followed, and a path outside the workspace is refused.',
+      'Not for finding files by content: search_text does that. .gitignore applies unless turned off.',
+      'Pass next_cursor back as cursor with the other parameters unchanged, or the call fails with CURSOR_MISMATCH.',
+      'Links, .git and paths outside the workspace are refused.',
     ].join(' '),
     inputSchema,
     outputSchema,
@@ -251,7 +243,24 @@ export function listFilesTool(ctx: LinesContext) {
         stats: true,
       };
       const walk = long ? walkFromLong(walkOptions, long.s, long.x) : walkTree(walkOptions);
+      const unlisted = { count: 0, names: [] as string[] };
+      const pending: string[] = [];
+      const commit = () => {
+        for (const name of pending) {
+          unlisted.count++;
+          if (unlisted.names.length < MAX_UNLISTED_NAMES && budget.take(name)) {
+            unlisted.names.push(name);
+          }
+        }
+        pending.length = 0;
+      };
       for await (const event of walk) {
+        if (event.unnamed) {
+          // Counted once the page's position passes it: a page that stops at the next entry
+          // leaves it to the next page.
+          pending.push(event.path);
+          continue;
+        }
         if (event.accepted && event.type !== 'other') {
           if (entries.length === limit) {
             hasMore = true;
@@ -275,15 +284,18 @@ export function listFilesTool(ctx: LinesContext) {
             entries.push(entry);
           }
           position = { p: event.path, d: event.descend };
+          commit();
         }
         scanned++;
         if (scanned >= limits.maxScanEntries) {
           scanLimited = true;
           hasMore = true;
           position = { p: event.path, d: event.descend };
+          commit();
           break;
         }
       }
+      if (!hasMore) commit();
       return {
         workspace: ws.id,
         path: start.path,
@@ -291,6 +303,7 @@ export function listFilesTool(ctx: LinesContext) {
         has_more: hasMore,
         next_cursor: hasMore && position ? cursorAfter(query, position.p, position.d) : null,
         scan_limited: scanLimited,
+        unlisted,
       };
     },
   });

@@ -31,21 +31,15 @@ export function readArtifactTool(ctx: LinesContext) {
       .string()
       .max(64, 'an id is at most 64 characters')
       .min(1)
-      .describe(
-        `Id of the configured workspace (a project folder) the path belongs to; one of: ${ids.join(', ')}.`,
-      ),
-    path: z
-      .string()
-      .min(1)
-      .max(4096)
-      .describe('File path relative to the workspace, with / separators.'),
+      .describe(`Workspace id; one of: ${ids.join(', ')}.`),
+    path: z.string().min(1).max(4096).describe('Path in the workspace.'),
     offset: z
       .number()
       .int()
       .min(0)
       .optional()
       .describe(
-        'First byte to return, 0-based; default 0. Use next_offset from the previous call to continue, or the offset a LINE_TOO_LONG error of read_text reports. Must not exceed the file size.',
+        'First byte, 0-based; default 0. Pass next_offset, or the offset of a read_text LINE_TOO_LONG error.',
       ),
     length: z
       .number()
@@ -53,16 +47,12 @@ export function readArtifactTool(ctx: LinesContext) {
       .min(1)
       .max(limits.maxArtifactChunkBytes)
       .optional()
-      .describe(
-        `Bytes to return from offset; default ${limits.defaultArtifactChunkBytes}, range 1-${limits.maxArtifactChunkBytes}. Fewer come back at the end of the file.`,
-      ),
+      .describe(`Bytes from offset; default ${limits.defaultArtifactChunkBytes}.`),
     expected_sha256: z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
       .optional()
-      .describe(
-        'The sha256 an earlier call returned; when the file now hashes differently no bytes are returned and the call fails with FILE_CHANGED (details.current_sha256). Use it to read a file in several ranges consistently.',
-      ),
+      .describe('sha256 of an earlier call; a changed file fails with FILE_CHANGED.'),
   });
 
   const outputSchema = z.object({
@@ -93,11 +83,11 @@ export function readArtifactTool(ctx: LinesContext) {
     name: 'read_artifact',
     title: 'Read file bytes',
     description: [
-      'Read a byte range of any workspace file as base64, with its size, whole-file SHA-256 and a media type sniffed from its first bytes.',
-      `Use it for images, PDFs, archives and other binaries, and for text read_text refuses: an overlong line or a file over ${formatBytes(limits.maxFileBytes)}.`,
-      'Not for ordinary text (read_text) or for finding files (list_files, search_text).',
-      `Files up to ${fileCap} are accepted; continue with next_offset. With expected_sha256, a changed file fails with FILE_CHANGED before any bytes are sent.`,
-      'Links, special files, paths outside the workspace and offsets past the end are refused.',
+      'Read a byte range of any workspace file as base64, with its size, SHA-256 and a sniffed media type.',
+      `Use it for images, PDFs, archives and other binaries, and for text read_text refuses (an overlong line, a file over ${formatBytes(limits.maxFileBytes)}).`,
+      'Not for ordinary text (read_text) or for finding files (list_files).',
+      `Files up to ${fileCap}; continue with next_offset.`,
+      'With expected_sha256, a changed file fails with FILE_CHANGED before any bytes are sent.',
     ].join(' '),
     inputSchema,
     outputSchema,

@@ -154,7 +154,13 @@ describe('search_text on worker threads', () => {
           },
           {} as Record<string, number>,
         );
-        expect(skipped).toEqual({ binary: 1, invalid_utf8: 1, too_large: 0, unreadable: 2 });
+        expect(skipped).toEqual({
+          binary: 1,
+          invalid_utf8: 1,
+          too_large: 0,
+          unreadable: 2,
+          invalid_name: 0,
+        });
       }
       if (which === 'tight' && !args.regex) {
         const flag = args.query === 'needle' ? 'output_limited' : 'scan_limited';

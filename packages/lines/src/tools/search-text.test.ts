@@ -69,7 +69,13 @@ describe('search_text over MCP', () => {
       'src/app.ts:4',
       'src/crlf.txt:2',
     ]);
-    expect(r.data.skipped).toEqual({ binary: 1, invalid_utf8: 1, too_large: 0, unreadable: 0 });
+    expect(r.data.skipped).toEqual({
+      binary: 1,
+      invalid_utf8: 1,
+      too_large: 0,
+      unreadable: 0,
+      invalid_name: 0,
+    });
     expect(r.data.matches[0]).toMatchObject({
       column: 1,
       text: 'needle on line one',

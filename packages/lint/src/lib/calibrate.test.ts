@@ -12,6 +12,8 @@ import { OfflineJudge } from './offline-judge.js';
 const file = (name: string) => fileURLToPath(new URL(`../../calibration/${name}`, import.meta.url));
 const registry = parseCalibrationJsonl(readFileSync(file('registry.jsonl'), 'utf8'));
 const baseline = JSON.parse(readFileSync(file('baseline.json'), 'utf8')) as {
+  allowedTierRecall: Record<string, number>;
+  allowedBalancedTierAccuracy: number;
   allowedTdqsMae: number;
   test: { tdqsMae: number };
 };
@@ -39,13 +41,27 @@ describe('the registry calibration corpus', () => {
       expect(devServers.has(e.server), e.server).toBe(false);
       expect(devGroups.has(e.group), e.group).toBe(false);
     }
-    // The test part is the held-out set transcribed after the judge was frozen (fresh-*.jsonl);
-    // everything read or scored before is development.
+    // The test part is stratified by published tier (build.mjs): whole groups, none holding a
+    // line of observations.jsonl (the rules were written reading it), with every tier present
+    // and the scarce ones at half of what the eligible groups hold.
+    const tiers = (rows: typeof registry) => {
+      const out: Record<string, number> = {};
+      for (const e of rows)
+        if (e.published.tier) out[e.published.tier] = (out[e.published.tier] ?? 0) + 1;
+      return out;
+    };
+    const testGroups = new Set(test.map((e) => e.group));
     for (const e of registry) {
-      const raw = (e as { raw?: string }).raw ?? '';
-      if (!raw.startsWith('fresh-')) expect(e.split, e.id).toBe('dev');
-      if (e.split === 'test') expect(raw, e.id).toMatch(/^fresh-/);
+      if ((e as { raw?: string }).raw === 'observations.jsonl')
+        expect(testGroups.has(e.group), e.id).toBe(false);
     }
+    const t = tiers(test);
+    const d = tiers(dev);
+    for (const tier of ['A', 'B', 'C', 'D']) {
+      expect(t[tier] ?? 0, tier).toBeGreaterThanOrEqual(10);
+      expect(d[tier] ?? 0, tier).toBeGreaterThanOrEqual(t[tier] ?? 0);
+    }
+    for (const tier of ['A', 'B', 'C']) expect(t[tier], tier).toBeGreaterThanOrEqual(40);
     // Every observation records where and when it was seen and what the page showed.
     for (const e of registry) {
       expect(e.source).toMatch(/^https:\/\//);
@@ -92,6 +108,27 @@ describe('the registry calibration corpus', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('tier confusion');
     expect(ok.stdout).toMatch(/check: TDQS MAE [\d.]+ is within/);
+    // Per-tier gates: each published tier kept at least as often as reported, less a margin,
+    // and the balanced tier accuracy likewise (baseline.json).
+    const recall = Object.entries(baseline.allowedTierRecall)
+      .map(([t, n]) => `${t}=${n}`)
+      .join(',');
+    const tiers = await cli(
+      ...gate.slice(0, 4),
+      '--check',
+      '--min-balanced-accuracy',
+      String(baseline.allowedBalancedTierAccuracy),
+      '--min-tier-recall',
+      recall,
+      '--rows',
+      '0',
+    );
+    expect(tiers.code, tiers.stdout).toBe(0);
+    expect(tiers.stdout).toMatch(/check: balanced tier accuracy [\d.]+ is at least/);
+    expect(tiers.stdout).toMatch(/check: tier D kept [\d.]+ is at least/);
+    const strict = await cli(...gate.slice(0, 4), '--check', '--min-tier-recall', 'D=1.01');
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/check: tier D kept [\d.]+ is below 1\.010/);
     // The gate can fail: a bound below the measured error exits 1.
     const tight = await cli(
       'calibrate',
@@ -247,6 +284,9 @@ describe('the fitted weights', () => {
     const devCount = registry.filter(
       (e) => e.split === 'dev' && !/^fresh-/.test((e as { raw?: string }).raw ?? ''),
     ).length;
+    // The tail guard's word bound was chosen by cross-validation and is recorded.
+    expect(Number.isInteger(w?.guard?.maxWords)).toBe(true);
+    expect(() => checkWeights({ ...w, guard: { maxWords: 'x' } })).toThrow(/guard/);
     // The five seeds and the three rubric examples join the development part.
     expect(w?.fitted.examples).toBe(devCount + 8);
     expect(() => checkWeights({ ...w, features: ['x'] })).toThrow(/refit/);

@@ -189,6 +189,14 @@ export interface NoiseFloor {
   };
 }
 
+/** How the judge does on the examples of one published tier. */
+export interface TierAgreement {
+  n: number;
+  recall: number;
+  mae: number | null;
+  bias: number | null;
+}
+
 /** Calibration summary over a set of examples. */
 export interface CalibrationResult {
   judge: string;
@@ -203,6 +211,14 @@ export interface CalibrationResult {
   tierAgreement: number | null;
   /** confusion[published][predicted] counts, over the examples with a published tier. */
   tierConfusion: Record<Tier, Record<Tier, number>>;
+  /**
+   * Per published tier (only tiers that occur): how many examples, the share the judge puts in
+   * the same tier (recall), and the TDQS MAE and bias (predicted − published) over those that
+   * show a TDQS.
+   */
+  tiers: Partial<Record<Tier, TierAgreement>>;
+  /** The mean of the per-tier recalls over the tiers that occur (null without tiers). */
+  balancedTierAccuracy: number | null;
   noise: NoiseFloor | null;
   rows: CalibrationRow[];
   allWithinBounds: boolean;
@@ -430,9 +446,26 @@ export async function calibrate(
     const p = r.published.tier as Tier;
     tierConfusion[p][r.predicted.tier]++;
   }
+  const tiers: Partial<Record<Tier, TierAgreement>> = {};
+  for (const t of TIER_ORDER) {
+    const rs = withTier.filter((r) => r.published.tier === t);
+    if (!rs.length) continue;
+    const ds = rs.filter((r) => r.tdqsDelta !== null).map((r) => r.tdqsDelta as number);
+    tiers[t] = {
+      n: rs.length,
+      recall: round3(rs.filter((r) => r.sameTier).length / rs.length),
+      mae: ds.length ? round3(ds.reduce((a, x) => a + Math.abs(x), 0) / ds.length) : null,
+      bias: ds.length ? round3(ds.reduce((a, x) => a + x, 0) / ds.length) : null,
+    };
+  }
+  const recalls = Object.values(tiers).map((t) => t.recall);
   return {
     judge: judge.name,
     count: rows.length,
+    tiers,
+    balancedTierAccuracy: recalls.length
+      ? round3(recalls.reduce((a, x) => a + x, 0) / recalls.length)
+      : null,
     dimensions,
     withinOneRate: shownTotal ? round3(withinTotal / shownTotal) : 0,
     tdqsMae: withTdqs.length
@@ -492,10 +525,18 @@ export function formatCalibration(
         TIER_ORDER.some((u) => result.tierConfusion[t][u] > 0) ||
         TIER_ORDER.some((u) => result.tierConfusion[u][t] > 0),
     );
-    lines.push(`tier confusion (rows published, columns predicted): ${used.join(' ')}`);
+    lines.push(
+      `balanced tier accuracy ${pct(result.balancedTierAccuracy ?? 0)} (the mean of the per-tier recalls)`,
+    );
+    lines.push(
+      `tier confusion (rows published, columns predicted): ${used.join(' ')}    n  same tier   MAE   bias`,
+    );
     for (const p of used) {
+      const t = result.tiers[p];
+      const fig = (x: number | null | undefined, sign = false) =>
+        x === null || x === undefined ? '—' : `${sign && x >= 0 ? '+' : ''}${x.toFixed(2)}`;
       lines.push(
-        `  ${p}  ${used.map((q) => String(result.tierConfusion[p][q]).padStart(3)).join(' ')}`,
+        `  ${p}  ${used.map((q) => String(result.tierConfusion[p][q]).padStart(3)).join(' ')}  ${String(t?.n ?? 0).padStart(4)}  ${pct(t?.recall ?? 0).padStart(9)}  ${fig(t?.mae).padStart(5)}  ${fig(t?.bias, true).padStart(5)}`,
       );
     }
   }

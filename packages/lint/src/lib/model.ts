@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Analysis } from './offline-judge.js';
+import type { Analysis } from './evidence.js';
 import { topLevelParams } from './signals.js';
 import { words } from './text.js';
 import { DIMENSION_WEIGHTS, DIMENSIONS, type Dimension, type ToolJudgeInput } from './types.js';
@@ -310,6 +310,33 @@ export interface ModelWeights {
   sd: number[];
   dimensions: Partial<Record<Dimension, LinearDimensionModel | MapDimensionModel>>;
   hidden?: HiddenModel;
+  /**
+   * The tail guard: a definition with no usable content (see {@link emptyWords}) of at most
+   * `maxWords` words keeps its rule scores wherever a model would raise them, so calibration
+   * never lifts it out of the bottom tier. `maxWords` is chosen by cross-validation; absent or
+   * negative, no guard.
+   */
+  guard?: { maxWords: number };
+}
+
+/**
+ * How empty a definition is, for the tail guard: when nothing gives a parameter meaning (no
+ * parameter explained in the description, and the schema describes fewer than half of them, or
+ * there are none), its description's word count, or 0 when it only restates the name or title;
+ * otherwise Infinity (the definition has usable content, whatever its length).
+ */
+export function emptyWords(a: Analysis, input: ToolJudgeInput): number {
+  const s = input.signals;
+  const paramMeaning =
+    a.params.some((p) => p.explained) || (s.paramCount > 0 && s.schemaDescriptionCoverage >= 50);
+  if (paramMeaning) return Number.POSITIVE_INFINITY;
+  return a.restatesName ? 0 : a.wordCount;
+}
+
+/** Whether the weights' tail guard holds the rule scores of a definition `emptyWords` empty. */
+export function guarded(weights: Pick<ModelWeights, 'guard'>, empty: number): boolean {
+  const g = weights.guard;
+  return g !== undefined && g.maxWords >= 0 && empty <= g.maxWords;
 }
 
 /** The linear score of a standardized feature vector. */
@@ -416,6 +443,12 @@ export function checkWeights(w: unknown): ModelWeights {
     if (m.kind === 'map' && (m.map.length !== 5 || m.map.some((v) => v < 1 || v > 5))) {
       throw new Error(`weights: ${d} map needs five scores 1-5`);
     }
+  }
+  if (
+    o.guard !== undefined &&
+    !(typeof o.guard === 'object' && o.guard !== null && Number.isInteger(o.guard.maxWords))
+  ) {
+    throw new Error('weights: guard needs a whole number maxWords');
   }
   const h = o.hidden;
   if (h !== undefined) {

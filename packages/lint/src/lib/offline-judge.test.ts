@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { calibrate, parseCalibrationJsonl } from './calibrate.js';
+import { defaultWeights } from './model.js';
 import {
   isKeywordList,
   judgeToolOffline,
+  judgeToolRules,
   nearestSibling,
   OfflineJudge,
   statesConcreteFact,
@@ -68,11 +70,10 @@ describe('offline judge calibration on the five seed pages', () => {
       ['rubric-mid', 'C', 'C'],
       ['rubric-low', 'D', 'D'],
     ]);
-    // High and mid within ±1 per dimension and ±0.3 TDQS. Low (published 1.1) keeps its tier
-    // and every dimension within ±1, but since the refit on the whole corpus its TDQS is 1.6,
-    // 0.5 high (the median of the corpus's 52 tier D observations): within ±0.5.
+    // All three within ±1 per dimension and ±0.3 TDQS, low included: the tail guard keeps the
+    // one-line low example at its rule scores (1.6 before the guard, published 1.1).
     for (const row of result.rows) {
-      if (row.id !== 'rubric-low') expect(row.withinBounds, row.id).toBe(true);
+      expect(row.withinBounds, row.id).toBe(true);
       for (const d of DIMENSIONS) {
         expect(
           Math.abs(row.predicted.scores[d] - (row.published.scores[d] as number)),
@@ -83,7 +84,7 @@ describe('offline judge calibration on the five seed pages', () => {
         0.5 + 1e-9,
       );
     }
-    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.1, 2.9, 1.6]);
+    expect(result.rows.map((r) => r.predicted.tdqs)).toEqual([4.1, 2.9, 1.1]);
   });
 
   it('explains every score with quoted evidence and one fix', async () => {
@@ -249,6 +250,37 @@ describe('offline judge rules', () => {
     expect(r.scores.purpose_clarity).toBe(5);
     expect(r.scores.usage_guidelines).toBe(5);
     expect(r.tdqs).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('reads Spanish usage and parameter cues: utilízala, sólo si, no la utilices, debe, si se omite', async () => {
+    const tool = {
+      name: 'buscar_citas',
+      annotations: READ_ONLY,
+      outputSchema: { type: 'object', properties: { citas: { type: 'array' } } },
+      description:
+        'Busca citas del calendario por texto y fecha. Utilízala cuando el usuario pregunte por una reunión concreta. No la utilices para crear citas: para eso está crear_cita. `limite` debe estar entre 1 y 50; si se omite, devuelve 20.',
+      inputSchema: obj({ texto: { type: 'string' }, limite: { type: 'integer' } }, ['texto']),
+    };
+    const r = await scoreRules(tool, ['crear_cita']);
+    expect(r.scores.usage_guidelines).toBe(5);
+    const { analysis } = judgeToolRules({
+      tool,
+      signals: computeSignals(tool),
+      siblingToolNames: ['crear_cita'],
+    });
+    expect(analysis.params.find((p) => p.name === 'limite')?.explained).toBe(true);
+    expect(analysis.whenSentences[0]).toMatch(/^Utilízala cuando/);
+    // "sólo si" is an exclusion cue, as "only if" is.
+    const only = judgeToolRules({
+      tool: {
+        ...tool,
+        description:
+          'Busca citas del calendario por texto y fecha. Úsala sólo si el usuario da una fecha; sin fecha, usa crear_cita para proponer una.',
+      },
+      signals: computeSignals(tool),
+      siblingToolNames: ['crear_cita'],
+    });
+    expect(only.analysis.notSentences.length).toBeGreaterThan(0);
   });
 
   it('gives zero-parameter tools the baseline 4 and compensating text credit at 0% coverage', () => {
@@ -417,6 +449,56 @@ describe('offline judge rules', () => {
     expect(params('List the headings of one note. `path` is relative to the notes root.')).toBe(5);
     expect(params('List the headings of one note.')).toBe(3);
     expect(params('List the headings of one note. `path` must be valid.')).toBe(3);
+  });
+});
+
+describe('the tail guard', () => {
+  const empty: ToolInput[] = [
+    // Definitions the registry rates D (issue 28): the name restated, a handful of words.
+    { name: 'json_type', title: 'JSON Type', description: 'JSON Type' },
+    {
+      name: 'v1_maps_status',
+      description: 'V1 Maps Status',
+      inputSchema: obj({ id: { type: 'string' } }, ['id']),
+    },
+    { name: 'get_data', description: 'Gets data.', inputSchema: obj({ q: { type: 'string' } }) },
+  ];
+
+  it('keeps a definition with no usable content in tier D under the fitted models', async () => {
+    const w = defaultWeights();
+    expect(w?.guard?.maxWords).toBeGreaterThanOrEqual(3);
+    for (const tool of empty) {
+      const s = await scoreTool(tool, ['other_tool']);
+      expect(s.tier, `${tool.name} ${s.tdqs}`).toBe('D');
+      expect(s.justifications.purpose_clarity.justification).toContain('Not calibrated upward');
+    }
+  });
+
+  it('is what holds them: without it the models would lift some of them', () => {
+    const w = defaultWeights();
+    if (!w) throw new Error('weights.json is missing');
+    const unguarded = { ...w, guard: { maxWords: -1 } };
+    const lifted = empty.filter((tool) => {
+      const input = { tool, signals: computeSignals(tool), siblingToolNames: ['other_tool'] };
+      const a = judgeToolOffline(input, w);
+      const b = judgeToolOffline(input, unguarded);
+      return DIMENSIONS.some((d) => b.scores[d].score > a.scores[d].score);
+    });
+    expect(lifted.length).toBeGreaterThan(0);
+  });
+
+  it('leaves a short definition alone when a parameter has meaning', () => {
+    const w = defaultWeights();
+    if (!w) throw new Error('weights.json is missing');
+    const tool: ToolInput = {
+      name: 'get_data',
+      description: 'Gets data.',
+      inputSchema: obj({ q: { type: 'string', description: 'Words to match in the title.' } }),
+    };
+    const input = { tool, signals: computeSignals(tool), siblingToolNames: [] };
+    expect(judgeToolOffline(input, w).scores.purpose_clarity.justification).not.toContain(
+      'Not calibrated upward',
+    );
   });
 });
 

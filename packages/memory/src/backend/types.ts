@@ -32,6 +32,11 @@ export interface MemoryBackend {
   isBuilt(): Promise<boolean>;
   /** One page of ranked chunks for a query (see {@link SearchRequest}). */
   search(request: SearchRequest): Promise<SearchPage>;
+  /**
+   * Checks a raw expression before {@link search} runs it, where the backend cannot stop a
+   * query itself: `QUERY_TOO_SLOW` past a time budget, {@link RawQueryError} for bad syntax.
+   */
+  checkRaw?(text: string): Promise<void>;
   /** What the index holds about one file: its row, or why the last reindex rejected it. */
   lookup(source: string, path: string): Promise<FileLookup>;
   /** Paths of every indexed file of a source (for "did you mean" suggestions). */
@@ -137,7 +142,11 @@ export interface SearchPage {
 
 /** Thrown by {@link MemoryBackend.search} for a raw query the backend cannot parse. */
 export class RawQueryError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The query language the backend speaks, for the message (`FTS5`, `PostgreSQL tsquery`). */
+    readonly syntax = 'FTS5',
+  ) {
     super(message);
     this.name = 'RawQueryError';
   }
@@ -149,7 +158,10 @@ export interface StoredFile {
   source: string;
   path: string;
   size: number;
-  /** Modification time in milliseconds (fractional). */
+  /**
+   * Change time in milliseconds (fractional): the later of mtime and ctime (`changeTime` in
+   * lib/walk.ts), so an edit that restores the mtime is still seen.
+   */
   mtime: number;
   /** Inode number (0 when unknown). */
   ino: number;

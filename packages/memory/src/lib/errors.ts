@@ -11,6 +11,7 @@ export type MemoryParam =
   | 'path'
   | 'startLine'
   | 'endLine'
+  | 'startChar'
   | 'full';
 
 /** An operation of the store, as an error message may point to it ("run the reindex"). */
@@ -39,6 +40,7 @@ export const API_NAMES: SurfaceNames = {
     path: 'path',
     startLine: 'startLine',
     endLine: 'endLine',
+    startChar: 'startChar',
     full: 'full',
   },
   operations: {
@@ -61,6 +63,7 @@ export const TOOL_NAMES: SurfaceNames = {
     path: 'path',
     startLine: 'start_line',
     endLine: 'end_line',
+    startChar: 'start_char',
     full: 'full',
   },
   operations: {

@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads';
 /**
  * The worker's code, given as source text (no file to resolve next to the build). It lstats a
  * list of absolute paths (or, for `null`, the list it was sent last) and answers four numbers per
- * path: 1 for a regular file (else 0), size, mtimeMs, inode.
+ * path: 1 for a regular file (else 0), size, change time (the later of mtime and ctime, see
+ * `changeTime` in walk.ts), inode.
  */
 const SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -22,7 +23,7 @@ parentPort.on('message', (list) => {
     if (st !== undefined && st.isFile()) {
       out[i * 4] = 1;
       out[i * 4 + 1] = st.size;
-      out[i * 4 + 2] = st.mtimeMs;
+      out[i * 4 + 2] = Math.max(st.mtimeMs, st.ctimeMs);
       out[i * 4 + 3] = st.ino;
     }
   }

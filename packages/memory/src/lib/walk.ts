@@ -378,13 +378,23 @@ function walkOne(
   }
 }
 
+/**
+ * The time a file last changed as the index compares it: the later of its mtime and its ctime.
+ * An edit in place that keeps the size and restores the mtime (`cp -p`, `rsync --inplace -t`,
+ * `touch -r`, `tar -x`) still moves the ctime, which no user call can set back; a ctime moved
+ * by a rename or chmod alone costs one read, whose unchanged hash keeps the chunks.
+ */
+export function changeTime(st: { mtimeMs: number; ctimeMs: number }): number {
+  return Math.max(st.mtimeMs, st.ctimeMs);
+}
+
 /** The walk entry of a listed file from its lstat; undefined unless it is a regular file. */
 export function walkedFile(
   file: ListedFolder['files'][number],
   st: Stats | null | undefined,
 ): WalkedFile | undefined {
   return st?.isFile()
-    ? { path: file.path, key: file.key, size: st.size, mtime: st.mtimeMs, ino: st.ino }
+    ? { path: file.path, key: file.key, size: st.size, mtime: changeTime(st), ino: st.ino }
     : undefined;
 }
 

@@ -51,11 +51,15 @@ const MEMORY_MESSAGES_ES: MessageCatalogue = {
   QUERY_TOO_LONG: (d) =>
     `\`${d.param('query')}\` es demasiado larga: se admiten ${MAX_QUERY_CHARS} caracteres como mucho.`,
   INVALID_QUERY: (d) =>
-    `\`${d.param('query')}\` no es una expresión FTS5 válida; corrígela, o llama sin \`${d.name('raw')}\` para buscar las palabras tal cual.`,
+    `\`${d.param('query')}\` no es una expresión ${typeof d.details.syntax === 'string' ? d.details.syntax : 'FTS5'} válida; corrígela, o llama sin \`${d.name('raw')}\` para buscar las palabras tal cual.`,
   INVALID_LIMIT: (d) =>
     `\`${d.param('limit')}\`${value(d)} debe ser un número entero de 1 a ${MAX_SEARCH_LIMIT}.`,
   INVALID_OFFSET: (d) =>
     `\`${d.param('offset')}\`${value(d)} debe ser un número entero de 0 a ${MAX_SEARCH_OFFSET}; para seguir, usa el next_offset de la respuesta anterior.`,
+  QUERY_TOO_COMPLEX: (d) =>
+    `\`${d.param('query')}\` es demasiado compleja para una consulta en bruto: supera el límite ${typeof d.details.limit === 'string' ? d.details.limit : ''} (${typeof d.details.max === 'number' ? d.details.max : ''}); usa menos prefijos y un NEAR más corto, o llama sin \`${d.name('raw')}\`.`,
+  QUERY_TOO_SLOW: (d) =>
+    `\`${d.param('query')}\` se detuvo al pasar los ${typeof d.details.budget_ms === 'number' ? d.details.budget_ms : ''} ms de tiempo de una consulta en bruto; usa menos prefijos o un NEAR más corto, o llama sin \`${d.name('raw')}\`.`,
   INVALID_GLOB: (d) =>
     `\`${d.param('path_glob')}\`${value(d)} no es un patrón glob válido; omítelo o usa uno como «proyectos/**/*.md».`,
   UNKNOWN_SOURCE: (d) =>

@@ -636,16 +636,26 @@ Aphids on the roses again; tried neem oil.
       );
     });
 
-    test('a window stops before exceeding 256 KiB; a single longer line is refused clearly', async () => {
-      fx.dir.write('wide.md', `short\n${'x'.repeat(200 * 1024)}\n${'y'.repeat(100 * 1024)}\nend\n`);
+    test('a window stops before exceeding the 64 KiB budget; a single longer line is cut and read on', async () => {
+      fx.dir.write('wide.md', `short\n${'x'.repeat(40 * 1024)}\n${'y'.repeat(40 * 1024)}\nend\n`);
       const store = open();
       const f = await store.readFragment({ path: 'notes/wide.md' });
       expect(f).toMatchObject({ start_line: 1, end_line: 2, has_more: true, next_start_line: 3 });
+      expect(f.next_start_char).toBeNull();
       fx.dir.write('huge-line.md', `${'z'.repeat(300 * 1024)}\n`);
       await store.reindex();
-      const err = await store.readFragment({ path: 'notes/huge-line.md' }).catch((e) => e);
-      expect(err.code).toBe('LINE_TOO_LONG');
-      expect(err.message).toMatch(/line 1 of notes\/huge-line.md/);
+      const cut = await store.readFragment({ path: 'notes/huge-line.md' });
+      expect(cut).toMatchObject({ start_line: 1, end_line: 1, has_more: true, next_start_line: 1 });
+      expect(cut.next_start_char).toBeGreaterThan(30_000);
+      expect(cut.content).toMatch(
+        / … \[line 1 cut: characters 0 to \d+ of 307200; continue at next_start_char\]$/,
+      );
+      const on = await store.readFragment({
+        path: 'notes/huge-line.md',
+        startLine: 1,
+        startChar: cut.next_start_char!,
+      });
+      expect(on.content).toContain(`characters ${cut.next_start_char} to`);
     });
 
     test('an empty file reads as zero lines', async () => {

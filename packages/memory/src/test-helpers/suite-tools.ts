@@ -66,6 +66,7 @@ export function toolTests(target: BackendUnderTest): void {
       expect(Object.keys(byName.memory_read_fragment!.inputSchema.properties!).sort()).toEqual([
         'end_line',
         'path',
+        'start_char',
         'start_line',
       ]);
       expect(Object.keys(byName.memory_reindex!.inputSchema.properties!)).toEqual(['full']);

@@ -16,10 +16,10 @@ export function memoryListSourcesTool(store: MemoryStore) {
     name: MEMORY_LIST_SOURCES,
     title: 'List memory sources',
     description: [
-      'Show each configured note source with what the index holds for it and how many of its files are new, changed or deleted on disk since the last indexing.',
+      'Show each configured note source with what the index holds for it and how many of its files are new, changed or deleted since the last indexing.',
       'Use it to check coverage, to get the source ids memory_search filters on, or to decide whether memory_reindex is due.',
       'Not for finding content: use memory_search.',
-      'It compares sizes and modification times only, never reading a file, and changes nothing; problems counts files the last reindex could not take in.',
+      'It compares sizes and modification times only and changes nothing.',
     ].join(' '),
     inputSchema: memoryListSourcesInput,
     outputSchema: sourcesOutputSchema('en'),

@@ -15,7 +15,7 @@ export const memoryReadFragmentInput = z.object({
     .min(1)
     .max(4096)
     .describe(
-      'File to read as "<source id>/<path>", copied from a memory_search citation (e.g. "notes/projects/alpha.md"). Paths not in the index are refused.',
+      '"<source id>/<path>" from a memory_search citation, e.g. "notes/projects/alpha.md".',
     ),
   start_line: z
     .number()
@@ -33,6 +33,24 @@ export const memoryReadFragmentInput = z.object({
     .describe(
       `Last line to return, inclusive; at most start_line + ${MAX_FRAGMENT_LINES - 1} (${MAX_FRAGMENT_LINES} lines per call). Default start_line + ${MAX_FRAGMENT_LINES - 1}, cut at the end of the file. Usually a citation's end_line.`,
     ),
+  start_char: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("A cut line's next_start_char: where in start_line to read on."),
+});
+
+/** The `memory_read_fragment` output: the shared fragment fields and where a cut line goes on. */
+const memoryReadFragmentOutput = fragmentOutputSchema('en').extend({
+  next_start_char: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .describe(
+      'Set when a line longer than one answer was cut: pass it as start_char with next_start_line.',
+    ),
 });
 
 /** The `memory_read_fragment` tool over a store. */
@@ -44,11 +62,11 @@ export function memoryReadFragmentTool(store: MemoryStore) {
       'Read numbered lines of one indexed note as it is on disk now.',
       'Use it after memory_search to see a citation in context without loading the whole file.',
       'Not for finding which note mentions something: that is memory_search.',
-      "Pass the citation's path and line range, or a slightly wider window; a range over the per-call limit fails with RANGE_TOO_LARGE, and next_start_line says where to go on.",
-      'A path outside the index fails with NOT_INDEXED and the closest indexed paths. stale means the lines may have moved: run memory_reindex and search again.',
+      `Pass the citation's path and line range; more than ${MAX_FRAGMENT_LINES} lines fails with RANGE_TOO_LARGE; next_start_line (and next_start_char inside a cut line) says where to go on.`,
+      'A path outside the index fails with NOT_INDEXED. stale means the lines may have moved: run memory_reindex.',
     ].join(' '),
     inputSchema: memoryReadFragmentInput,
-    outputSchema: fragmentOutputSchema('en'),
+    outputSchema: memoryReadFragmentOutput,
     annotations: READ_ONLY,
     handler: (input) =>
       spelled(TOOL_NAMES, () =>
@@ -56,6 +74,7 @@ export function memoryReadFragmentTool(store: MemoryStore) {
           path: input.path,
           startLine: input.start_line,
           endLine: input.end_line,
+          ...(input.start_char === undefined ? {} : { startChar: input.start_char }),
         }),
       ),
   });

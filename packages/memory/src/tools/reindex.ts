@@ -14,7 +14,7 @@ export const memoryReindexInput = z.object({
     .boolean()
     .default(false)
     .describe(
-      'true discards the index and re-reads every file; default false, which reads only files whose size or modification time changed.',
+      'Discard the index and re-read every file, not only files whose size or time changed.',
     ),
 });
 
@@ -26,9 +26,10 @@ export function memoryReindexTool(store: MemoryStore) {
     description: [
       'Update the memory index from the note folders: add new files, re-chunk changed ones, follow renames and drop deleted ones.',
       'Use it after editing notes, or when memory_list_sources reports pending changes.',
-      'Not needed before the first search, which builds a missing index itself, and not for finding content (memory_search).',
-      'Files whose size and modification time are unchanged are skipped; set full only when results look wrong, to re-read everything. Everything commits in one transaction, so searches answer from the old index until it ends; files that cannot be indexed are listed in errors.',
-      'It writes only the index database, never the notes; INDEX_BUSY means another process held the index too long.',
+      'Not needed before the first search, which builds a missing index itself.',
+      'Unchanged files are skipped; set full only when results look wrong, to re-read everything.',
+      'One transaction commits everything, so searches answer from the old index until it ends.',
+      'It writes only the index, never the notes; INDEX_BUSY means another process held it too long.',
     ].join(' '),
     inputSchema: memoryReindexInput,
     outputSchema: reindexOutputSchema('en'),

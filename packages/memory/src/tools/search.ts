@@ -20,21 +20,15 @@ export const memorySearchInput = z.object({
     .min(1)
     .max(MAX_QUERY_CHARS)
     .describe(
-      `A question or words to find, in a sentence if you like: ranked by its informative words (stop words and very common words left out), so chunks holding most of them come first and chunks holding some still appear (match is "any" when the first holds only some). Case, accents and word forms are ignored (notes finds note). Wrap words in double quotes for a phrase; end a word with * for a prefix (deploy* finds deployment). Other punctuation and the words AND, OR, NOT, NEAR are plain text unless raw is true.`,
+      'A question or words: ranked by their informative words, so chunks holding most come first and chunks holding some still appear (match "any" when the first holds only some). Word forms are found (notes finds note). "Quotes" for a phrase, deploy* for a prefix; AND, OR, NOT, NEAR are plain words unless raw.',
     ),
-  source: z
-    .string()
-    .max(64)
-    .optional()
-    .describe(
-      'Only search this source id, as listed by memory_list_sources; leave out to search them all.',
-    ),
+  source: z.string().max(64).optional().describe('Only this source id, from memory_list_sources.'),
   path_glob: z
     .string()
     .max(500)
     .optional()
     .describe(
-      'Only search files whose path matches this glob, e.g. "projects/**" or "**/2024-*.md"; it is tried against the path inside the source and against the full "<source>/<path>". Default: every file.',
+      'Only paths matching this glob, e.g. "projects/**", inside the source or as "<source>/<path>".',
     ),
   limit: z
     .number()
@@ -42,19 +36,13 @@ export const memorySearchInput = z.object({
     .min(1)
     .max(MAX_SEARCH_LIMIT)
     .default(DEFAULT_SEARCH_LIMIT)
-    .describe('How many citations one page holds; raise it to see more hits at once.'),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_SEARCH_OFFSET)
-    .default(0)
-    .describe('Citations to skip; pass next_offset from the previous page to continue.'),
+    .describe('Citations per page.'),
+  offset: z.number().int().min(0).max(MAX_SEARCH_OFFSET).default(0).describe('Pass next_offset.'),
   raw: z
     .boolean()
     .default(false)
     .describe(
-      "true reads query as the index's own syntax with its words stemmed: SQLite FTS5 (AND/OR/NOT, NEAR(...), title:, heading_path: or body: column filters) or a PostgreSQL tsquery; an invalid expression fails with INVALID_QUERY.",
+      "true: query in the index's own syntax, words stemmed: SQLite FTS5 (OR, NEAR(...), title:, heading_path:, body: filters) or a PostgreSQL tsquery; a bad one fails with INVALID_QUERY.",
     ),
 });
 
@@ -64,11 +52,12 @@ export function memorySearchTool(store: MemoryStore) {
     name: MEMORY_SEARCH,
     title: 'Search memory',
     description: [
-      'Search the indexed notes for words or a phrase and get ranked citations pointing to a file and its lines.',
+      'Search the indexed notes with a question or words and get ranked citations pointing to a file and its lines.',
       'Use it to learn where your notes mention something before opening any of them.',
       "Not for reading a passage: memory_read_fragment opens a citation's lines.",
       'Case and accents are ignored; quotes mark a phrase and a trailing * a prefix.',
-      'It never modifies your notes: a first call with no index builds one, a cache in its own database. Results reflect the last reindex, and stale marks files edited since. An unknown source fails with UNKNOWN_SOURCE.',
+      'A first call builds a missing index; it never modifies your notes, and stale marks files edited since the last reindex.',
+      'An unknown source fails with UNKNOWN_SOURCE.',
     ].join(' '),
     inputSchema: memorySearchInput,
     outputSchema: searchOutputSchema('en'),

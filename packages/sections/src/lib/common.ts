@@ -197,24 +197,14 @@ export const sourceFields = {
     .max(4096, 'a path is at most 4096 characters')
     .min(1)
     .optional()
-    .describe(
-      "Document id as listed by docs_outline or returned in search results: the path inside the root without its extension, e.g. 'guide/install' (prefixed with the root id when several roots are served). Give at most one of doc_id, path and text.",
-    ),
+    .describe("Document id from docs_outline or docs_search, e.g. 'guide/install'."),
   path: z
     .string()
     .max(4096, 'a path is at most 4096 characters')
     .min(1)
     .optional()
-    .describe(
-      "Path of a text file inside a documentation root, relative to it (e.g. 'guide/install.md'; with several roots start with the root id) or absolute under a root. Any extension is read as Markdown; files over the size limit (default 10 MB) are refused.",
-    ),
-  text: z
-    .string()
-    .max(MAX_TEXT_CHARS)
-    .optional()
-    .describe(
-      'Markdown to use instead of a file, up to the size limit (default 10 MB of UTF-8). Anchors of inline text are bare slugs without a doc_id.',
-    ),
+    .describe("File path in a docs root, e.g. 'guide/install.md'."),
+  text: z.string().max(MAX_TEXT_CHARS).optional().describe('Inline Markdown instead of a file.'),
 };
 
 /** The three ways to name a document. */

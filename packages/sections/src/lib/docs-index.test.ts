@@ -89,6 +89,22 @@ describe('DocsIndex cache', () => {
     expect(two.model.sections[0]!.heading).toBe('BBB');
     expect(two.version).not.toBe(one.version);
   });
+
+  it('rereads a file edited in place at the same size with its mtime restored (issue 30 #12)', async () => {
+    const dir = tree({ 'a.md': '# AAA\n\nsaffron\n' });
+    const file = join(dir, 'a.md');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(file, hourAgo, hourAgo);
+    const index = new DocsIndex({ roots: [{ id: 'd', path: dir }] });
+    const one = await index.getDocument('a');
+    expect(one.model.sections[0]!.heading).toBe('AAA');
+    // cp -p, rsync --inplace -t, touch -r: same size, mtime put back; only the ctime moved.
+    writeFileSync(file, '# BBB\n\npaprika\n');
+    utimesSync(file, hourAgo, hourAgo);
+    const two = await index.getDocument('a');
+    expect(two.model.sections[0]!.heading).toBe('BBB');
+    expect(two.version).not.toBe(one.version);
+  });
 });
 
 describe('DocsIndex under concurrency and renames', () => {

@@ -74,7 +74,7 @@ export interface SectionsOptions {
   maxFileBytes?: number;
   /**
    * Largest response of one tool call, in bytes of compact JSON (default core's
-   * `DEFAULT_OUTPUT_BYTES`, 4 MiB): outlines, chunks and sections stop before it with a way to
+   * `DEFAULT_OUTPUT_BYTES`, 64 KiB): outlines, chunks and sections stop before it with a way to
    * continue.
    */
   maxOutputBytes?: number;
@@ -158,6 +158,8 @@ interface Stored {
   relPath: string | null;
   size: number;
   mtimeMs: number;
+  /** Inode change time: an edit that restores the mtime (`touch -r`, `cp -p`) still moves it. */
+  ctimeMs: number;
   ino: number;
   model: StoredModel;
   /** Inline text keeps its parsed model (it is never cached). */
@@ -424,6 +426,7 @@ export class DocsIndex {
       relPath: null,
       size: 0,
       mtimeMs: 0,
+      ctimeMs: 0,
       ino: 0,
       model: {
         outline: outlineOf(model),
@@ -529,7 +532,12 @@ export class DocsIndex {
   }
 
   private sameFile(stored: Stored, st: Stats): boolean {
-    return stored.size === st.size && stored.mtimeMs === st.mtimeMs && stored.ino === st.ino;
+    return (
+      stored.size === st.size &&
+      stored.mtimeMs === st.mtimeMs &&
+      stored.ctimeMs === st.ctimeMs &&
+      stored.ino === st.ino
+    );
   }
 
   /** Reads bytes `from..to` of `stored`'s file, checking the file did not change meanwhile. */
@@ -682,6 +690,7 @@ export class DocsIndex {
         // parse would be this one. Keep it, and remember the file as it is now.
         hit.stored.size = st.size;
         hit.stored.mtimeMs = st.mtimeMs;
+        hit.stored.ctimeMs = st.ctimeMs;
         hit.stored.ino = st.ino;
         if (this.cache.get(key) !== hit) this.remember(key, hit);
         return this.reuse(key, hit, docId);
@@ -704,6 +713,7 @@ export class DocsIndex {
         relPath,
         size: st.size,
         mtimeMs: st.mtimeMs,
+        ctimeMs: st.ctimeMs,
         ino: st.ino,
         model: storedModel,
         inline: null,

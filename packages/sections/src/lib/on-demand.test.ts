@@ -2,11 +2,12 @@ import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bySize } from '@lectern/core/testing';
 import { buildDocument, extractLines, sectionExtract } from '@lectern/markdown';
+import { terms } from '@lectern/text';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sectionTools, sectionToolsFor } from '../package.js';
 import { session, tempTree } from '../test-helpers/mcp.js';
 import { DocChangedError, DocsIndex } from './docs-index.js';
-import { buildSearchData, postingsOf, tokenize } from './search.js';
+import { buildSearchData, postingsOf } from './search.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -229,8 +230,8 @@ describe('compact postings', () => {
     const naive = new Map<string, number[]>();
     data.units.forEach((u, k) => {
       const s = doc.sections[u.section]!;
-      const head = tokenize(s.heading);
-      const body = tokenize(extractLines(doc, u.bodyFirst, u.bodyLast).content);
+      const head = terms(s.heading, data.language);
+      const body = terms(extractLines(doc, u.bodyFirst, u.bodyLast).content, data.language);
       for (const t of new Set([...head, ...body])) {
         const list = naive.get(t) ?? [];
         list.push(k, head.filter((x) => x === t).length, body.filter((x) => x === t).length);

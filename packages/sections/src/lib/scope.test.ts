@@ -1,7 +1,7 @@
 import { createRng } from '@lectern/markdown/testing';
 import { describe, expect, it } from 'vitest';
+import type { Hit } from './rank.js';
 import { rank, topHits } from './scope.js';
-import type { Hit } from './search.js';
 
 function hits(n: number, seed: number, distinctScores: number): Hit[] {
   const r = createRng(seed);

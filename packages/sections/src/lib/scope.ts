@@ -1,6 +1,7 @@
 import { ToolError } from '@lectern/core';
 import type { DocsIndex, IndexedDoc } from './docs-index.js';
-import type { DocSearchData, Hit } from './search.js';
+import type { Hit } from './rank.js';
+import type { DocSearchData } from './search.js';
 
 /** Documents of the roots, optionally only those whose doc_id starts with `scope`. */
 export async function scopedDocs(

@@ -1,63 +1,57 @@
 import { bySize } from '@lectern/core/testing';
 import { buildDocument, extractLines } from '@lectern/markdown';
 import { createRng, realisticDocument, tortureDocument } from '@lectern/markdown/testing';
+import { terms } from '@lectern/text';
 import { describe, expect, it } from 'vitest';
 import {
   buildSearchData,
   buildSearchDataInSlices,
-  contentTokens,
+  documentLanguage,
   postingsOf,
-  scoreAll,
-  snippet,
-  stem,
   TermTable,
-  tokenize,
 } from './search.js';
 
-describe('tokenize and stem', () => {
-  it('folds common English endings onto one stem', () => {
-    const s = ['install', 'installs', 'installing', 'installed', 'installation'].map(stem);
-    expect(new Set(s).size).toBe(1);
-    expect(stem('configure')).toBe(stem('configuration'));
+describe('the document language', () => {
+  it('is declared in front matter, else read from the prose, code blocks left out', () => {
+    const es = buildDocument('---\nlang: es\n---\n\n# Título\n\nThe text is English.\n');
+    expect(documentLanguage(es)).toBe('es');
+    const prose = buildDocument(
+      `# Notas\n\n\`\`\`\n${'the and of to in is that for it as with '.repeat(20)}\n\`\`\`\n\nLas notas de la reunión están en la carpeta del equipo y se guardan cada semana con las demás. Cuando una nota cambia, el índice la vuelve a leer; si se borra, desaparece de las búsquedas. Para buscar una nota basta con escribir las palabras que recuerdas de ella, en el orden que sea.\n`,
+    );
+    expect(documentLanguage(prose)).toBe('es');
+    expect(buildSearchData(prose).language).toBe('es');
   });
 
-  it('splits CJK into characters and keeps other scripts as words', () => {
-    expect(tokenize('安装 Lectern の設定 Ünïcode')).toEqual([
-      '安',
-      '装',
-      'lectern',
-      'の',
-      '設',
-      '定',
-      'ünïcod',
-    ]);
+  it('is English when the prose is too short to tell', () => {
+    expect(documentLanguage(buildDocument('# Install\n\nRun it.\n'))).toBe('en');
+    // a trigram guess would make this Danish
+    expect(
+      documentLanguage(buildDocument('# Installing\n\nHow the installer installs it.\n')),
+    ).toBe('en');
   });
 
-  it('drops question words from topic queries', () => {
-    expect(contentTokens('How do I rotate the tokens?')).toEqual(['rotat', 'token']);
-    expect(contentTokens('the')).toEqual(['the']);
+  it('stems terms in that language and drops its stop words', () => {
+    const data = buildSearchData(buildDocument('# Installing\n\nHow the installer installs it.\n'));
+    expect(data.terms).toEqual(['instal']);
+    expect(postingsOf(data, 'instal')).toEqual([0, 1, 2]);
   });
 });
 
-describe('scoreAll', () => {
-  const doc = buildDocument(
-    '# Cache\n\nThe cache keeps parses.\n\n## Timeout\n\nRequests time out after 30 s; the cache is unaffected.\n\n## Other\n\nNothing here.\n',
-  );
-  const data = buildSearchData(doc);
-
-  it('ranks sections with every query word first and weighs headings', () => {
-    const hits = scoreAll([data], tokenize('cache timeout'), { head: 3, body: 1 }).sort(
-      (a, b) => b.score - a.score,
+describe('heading paths', () => {
+  it('give each unit the heading terms above it and the last unit under it', () => {
+    const doc = buildDocument(
+      '# Guide\n\nintro\n\n## Footnotes\n\nnotes\n\n### Syntax\n\nmarks\n\n## Tables\n\ncells\n',
     );
-    const top = data.units[hits[0]!.unit]!;
-    expect(doc.sections[top.section]!.heading).toBe('Timeout');
-    expect(hits.every((h) => h.score > 0)).toBe(true);
-    expect(hits).toHaveLength(2);
-  });
-
-  it('makes a snippet around the first match', () => {
-    const unit = data.units.find((u) => u.section === 1)!;
-    expect(snippet(doc, unit, 'unaffected', 'Timeout')).toContain('unaffected');
+    const data = buildSearchData(doc);
+    const byHeading = Object.fromEntries(
+      data.units.map((u, k) => [doc.sections[u.section]!.heading, { ...u, k }]),
+    );
+    expect(byHeading.Guide).toMatchObject({ pathLen: 0, last: 3 });
+    expect(byHeading.Footnotes).toMatchObject({ pathLen: 1, last: 2 });
+    expect(byHeading.Syntax).toMatchObject({ pathLen: 2, last: 2 });
+    expect(byHeading.Tables).toMatchObject({ pathLen: 1, last: 3 });
+    expect(data.pathLen).toBe(4);
+    expect(data.titleLen).toBe(4);
   });
 });
 
@@ -139,8 +133,9 @@ describe('postings of small and large documents', () => {
           for (const t of toks) m.set(t, (m.get(t) ?? 0) + 1);
           return m;
         };
-        const head = count(tokenize(u.section === -1 ? '' : doc.sections[u.section]!.heading));
-        const body = count(tokenize(extractLines(doc, u.bodyFirst, u.bodyLast).content));
+        const lang = data.language;
+        const head = count(terms(u.section === -1 ? '' : doc.sections[u.section]!.heading, lang));
+        const body = count(terms(extractLines(doc, u.bodyFirst, u.bodyLast).content, lang));
         for (const t of new Set([...head.keys(), ...body.keys()])) {
           const list = naive.get(t) ?? [];
           list.push(k, head.get(t) ?? 0, body.get(t) ?? 0);

@@ -1,58 +1,81 @@
 import type { DocModel } from '@lectern/markdown';
-import { extractLines, lineEndOffset, lineStartOffset, trimBlankTail } from '@lectern/markdown';
+import { lineEndOffset, lineStartOffset, trimBlankTail } from '@lectern/markdown';
+import {
+  DETECT_SAMPLE_CHARS,
+  declaredLanguage,
+  detectLanguage,
+  type Language,
+  terms,
+} from '@lectern/text';
 import { OWN_MAPPING_BYTES } from './malloc.js';
 
 /*
  * Full-text search over sections: a small inverted index per document (built on first use and
- * cached with the parse), scored with BM25 over heading and body fields.
+ * cached with the parse), its terms analysed by @lectern/text in the document's language. The
+ * ranking is in rank.ts, snippets in snippet.ts.
  */
 
-const CJK = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}';
-const TOKEN_RE = new RegExp(`[${CJK}]|(?:(?![${CJK}])[\\p{L}\\p{N}])+`, 'gu');
+/** The language of documents that declare none and whose prose is too short to identify. */
+export const FALLBACK_LANGUAGE: Language = 'en';
 
-/** Light English suffix folding so `install`, `installs`, `installing`, `installation` meet. */
-export function stem(word: string): string {
-  let w = word;
-  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
-  else if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.length > 7 && w.endsWith('ation')) w = w.slice(0, -5);
-  else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
-  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
-  return w;
+/**
+ * Prose shorter than this is not identified: trigram profiles mistake a line or two of English
+ * for Danish or Spanish, and a document's stop words and stems would then be those of the wrong
+ * language.
+ */
+export const MIN_DETECT_CHARS = 256;
+
+/**
+ * The language a document is analysed in: the one its front matter declares (`lang:` or
+ * `language:`), else the one its prose reads as (code blocks left out; at least
+ * {@link MIN_DETECT_CHARS} characters of it), else English, whose endings docs_search has
+ * always folded.
+ */
+export function documentLanguage(doc: DocModel): Language {
+  const head = doc.text.slice(0, 16 * 1024);
+  const declared = declaredLanguage(head.split('\n', 200));
+  if (declared) return declared;
+  const sample = proseSample(doc.text);
+  if (sample.length < MIN_DETECT_CHARS) return FALLBACK_LANGUAGE;
+  return detectLanguage(sample, { fallback: FALLBACK_LANGUAGE });
 }
 
-/** Lower-cased, stemmed word tokens; each Han/Kana character is a token of its own. */
-export function tokenize(text: string): string[] {
+/** Up to {@link DETECT_SAMPLE_CHARS} characters of a text's lines outside fenced code. */
+function proseSample(text: string): string {
   const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(TOKEN_RE)) out.push(stem(m[0]));
-  return out;
-}
-
-const STOPWORDS = new Set(
-  (
-    'a an and are as at be by can do does for from how i if in is it me my of on or should ' +
-    'so than that the their then there these this to use used using was what when where ' +
-    'which who why will with you your we our about into get set'
-  ).split(' '),
-);
-
-/** Query tokens without English stop words (all tokens when nothing else is left). */
-export function contentTokens(query: string): string[] {
-  const raw = query
-    .toLowerCase()
-    .match(TOKEN_RE)
-    ?.filter((w) => !STOPWORDS.has(w));
-  const toks = raw && raw.length > 0 ? raw.map(stem) : tokenize(query);
-  return [...new Set(toks)];
+  let size = 0;
+  let fence: string | null = null;
+  let from = 0;
+  while (from < text.length && size < DETECT_SAMPLE_CHARS) {
+    let to = text.indexOf('\n', from);
+    if (to === -1) to = text.length;
+    const line = text.slice(from, to);
+    from = to + 1;
+    const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (m) {
+      if (fence === null) fence = m[1]![0]!;
+      else if (m[1]![0] === fence) fence = null;
+      continue;
+    }
+    if (fence !== null) continue;
+    out.push(line);
+    size += line.length + 1;
+  }
+  return out.join('\n');
 }
 
 /** One searchable unit: a section's heading and its own body, or a document's preamble. */
 export interface SearchUnit {
   /** Section index, or -1 for the text before the first heading. */
   section: number;
+  /** Terms in its own heading (the BM25F `title` field). */
   headLen: number;
+  /** Terms in the headings of its enclosing sections (the `headings` field). */
+  pathLen: number;
+  /** Terms in its own body (the `body` field). */
   bodyLen: number;
+  /** Index of its last descendant unit (itself when it has none): its subsections follow it. */
+  last: number;
   /** Body lines (without the heading), for snippets. */
   bodyFirst: number;
   bodyLast: number;
@@ -104,18 +127,23 @@ export interface DocSearchData {
   termStarts: Uint32Array;
   /** Per term: (unit gap, heading count, body count) triples, each a LEB128 varint. */
   postings: Uint8Array;
-  totalLen: number;
+  /** The language its terms were analysed in. */
+  language: Language;
+  /** Sums over its units of {@link SearchUnit.headLen}, `pathLen` and `bodyLen`. */
+  titleLen: number;
+  pathLen: number;
+  bodyLen: number;
 }
 
 /** Estimated bytes a {@link DocSearchData} holds (term strings are shared, so not counted). */
 export function searchDataBytes(d: DocSearchData): number {
   return (
-    64 + d.units.length * 72 + d.terms.length * 8 + d.termStarts.byteLength + d.postings.byteLength
+    96 + d.units.length * 88 + d.terms.length * 8 + d.termStarts.byteLength + d.postings.byteLength
   );
 }
 
 /** Position of `term` in `d.terms`, or -1. */
-function findTerm(d: DocSearchData, term: string): number {
+export function findTerm(d: DocSearchData, term: string): number {
   let lo = 0;
   let hi = d.terms.length - 1;
   while (lo <= hi) {
@@ -131,7 +159,11 @@ function findTerm(d: DocSearchData, term: string): number {
 /** The postings of `term` in `d` as a flat [unit, headTf, bodyTf, ...] list, or null. */
 export function postingsOf(d: DocSearchData, term: string): number[] | null {
   const k = findTerm(d, term);
-  if (k === -1) return null;
+  return k === -1 ? null : postingsAt(d, k);
+}
+
+/** The postings of the term at position `k` of `d.terms`, as {@link postingsOf} gives them. */
+export function postingsAt(d: DocSearchData, k: number): number[] {
   const bytes = d.postings;
   const end = d.termStarts[k + 1]!;
   const out: number[] = [];
@@ -292,6 +324,13 @@ function countInto(map: Map<string, number>, tokens: string[]): void {
   for (const t of tokens) map.set(t, (map.get(t) ?? 0) + 1);
 }
 
+/** A unit whose subsections may still follow, while a document is indexed. */
+interface OpenUnit {
+  level: number;
+  unit: number;
+  headLen: number;
+}
+
 /**
  * The search index of one document while it is built: units are added in document order
  * ({@link addUnit}), then {@link finish} packs the postings.
@@ -301,34 +340,60 @@ class SearchBuilder {
   private readonly lists = new Map<string, PostingWriter>();
   /** Where a large document's postings are written; null for a small one. */
   private readonly pool: PostingPool | null;
-  private totalLen = 0;
+  private readonly language: Language;
+  /** The units of the enclosing sections of the next one, outermost first. */
+  private readonly open: OpenUnit[] = [];
+  /** Terms in the headings of {@link open}. */
+  private openLen = 0;
+  private titleLen = 0;
+  private pathLen = 0;
+  private bodyLen = 0;
 
   constructor(
     private readonly doc: DocModel,
     private readonly table: TermTable,
   ) {
     this.pool = doc.text.length >= POOL_FROM_CHARS ? new PostingPool() : null;
+    this.language = documentLanguage(doc);
   }
 
-  /** Adds the unit of `section` (-1: the preamble). */
-  addUnit(section: number, head: string, bodyFirst: number, bodyLast: number): void {
+  /** Closes the open sections of `level` and deeper: their subsections end here. */
+  private close(level: number): void {
+    while (this.open.length > 0 && this.open.at(-1)!.level >= level) {
+      const o = this.open.pop()!;
+      this.openLen -= o.headLen;
+      this.units[o.unit]!.last = this.units.length - 1;
+    }
+  }
+
+  /** Adds the unit of `section` (-1: the preamble) at heading `level` (0 for the preamble). */
+  addUnit(section: number, level: number, head: string, bodyFirst: number, bodyLast: number): void {
     const doc = this.doc;
-    const headToks = tokenize(head);
+    if (level > 0) this.close(level);
+    const headToks = terms(head, this.language);
     const body =
       bodyLast >= bodyFirst
         ? doc.text.slice(lineStartOffset(doc, bodyFirst), lineEndOffset(doc, bodyLast))
         : '';
-    const bodyToks = tokenize(body);
+    const bodyToks = terms(body, this.language);
     if (headToks.length === 0 && bodyToks.length === 0) return;
     const u = this.units.length;
     this.units.push({
       section,
       headLen: headToks.length,
+      pathLen: this.openLen,
       bodyLen: bodyToks.length,
+      last: u,
       bodyFirst,
       bodyLast,
     });
-    this.totalLen += headToks.length + bodyToks.length;
+    this.titleLen += headToks.length;
+    this.pathLen += this.openLen;
+    this.bodyLen += bodyToks.length;
+    if (level > 0) {
+      this.open.push({ level, unit: u, headLen: headToks.length });
+      this.openLen += headToks.length;
+    }
     const h = new Map<string, number>();
     const b = new Map<string, number>();
     countInto(h, headToks);
@@ -351,7 +416,7 @@ class SearchBuilder {
     const firstBody = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1;
     const first = doc.sections[0];
     const last = trimBlankTail(doc, firstBody, first ? first.startLine - 1 : doc.totalLines);
-    if (last >= firstBody) this.addUnit(-1, '', firstBody, last);
+    if (last >= firstBody) this.addUnit(-1, 0, '', firstBody, last);
   }
 
   /**
@@ -361,25 +426,35 @@ class SearchBuilder {
    */
   addSection(i: number): void {
     const s = this.doc.sections[i]!;
-    this.addUnit(i, s.heading, s.startLine + headingLineCount(this.doc, i), s.ownEndLine);
+    this.addUnit(i, s.level, s.heading, s.startLine + headingLineCount(this.doc, i), s.ownEndLine);
   }
 
   finish(): DocSearchData {
+    this.close(1);
     const lists = this.lists;
-    const terms = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const termStarts = new Uint32Array(terms.length + 1);
+    const sorted = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const termStarts = new Uint32Array(sorted.length + 1);
     let size = 0;
     for (const w of lists.values()) size += w.length;
     const postings = new Uint8Array(size);
     let at = 0;
-    terms.forEach((t, k) => {
+    sorted.forEach((t, k) => {
       termStarts[k] = at;
       const w = lists.get(t)!;
       w.copyTo(postings, at);
       at += w.length;
     });
-    termStarts[terms.length] = at;
-    return { units: this.units, terms, termStarts, postings, totalLen: this.totalLen };
+    termStarts[sorted.length] = at;
+    return {
+      units: this.units,
+      terms: sorted,
+      termStarts,
+      postings,
+      language: this.language,
+      titleLen: this.titleLen,
+      pathLen: this.pathLen,
+      bodyLen: this.bodyLen,
+    };
   }
 }
 
@@ -439,115 +514,4 @@ export function headingLineCount(doc: DocModel, i: number): number {
     if (/^ {0,3}(?:=+|-+)[ \t]*$/.test(t)) return l - s.startLine + 1;
   }
   return 1;
-}
-
-/** Weights of the heading and body fields. */
-export interface FieldWeights {
-  head: number;
-  body: number;
-}
-
-/** A scored unit. */
-export interface Hit {
-  doc: number;
-  unit: number;
-  score: number;
-  /** How many distinct query tokens the unit holds, and whether any is in its heading. */
-  matched: number;
-  inHeading: boolean;
-}
-
-/**
- * Scores every unit of every document against `terms` with BM25 (k1 1.2, b 0.75) over the
- * weighted sum of heading and body term frequencies, scaled by the share of query terms found.
- */
-export function scoreAll(
-  datas: readonly DocSearchData[],
-  terms: readonly string[],
-  weights: FieldWeights,
-): Hit[] {
-  let units = 0;
-  let len = 0;
-  for (const d of datas) {
-    units += d.units.length;
-    len += d.totalLen;
-  }
-  if (units === 0 || terms.length === 0) return [];
-  const avg = len / units || 1;
-  // Each query term's postings in each document, decoded once.
-  const lists = terms.map((t) => datas.map((d) => postingsOf(d, t)));
-  const df = new Map<string, number>();
-  terms.forEach((t, ti) => {
-    let n = 0;
-    for (const list of lists[ti]!) n += (list?.length ?? 0) / 3;
-    df.set(t, n);
-  });
-  const acc = new Map<number, Hit>();
-  const k1 = 1.2;
-  const b = 0.75;
-  datas.forEach((d, di) => {
-    for (const [ti, t] of terms.entries()) {
-      const list = lists[ti]![di];
-      if (!list) continue;
-      const n = df.get(t)!;
-      const idf = Math.log(1 + (units - n + 0.5) / (n + 0.5));
-      for (let i = 0; i < list.length; i += 3) {
-        const u = list[i]!;
-        const unit = d.units[u]!;
-        const tf = weights.head * list[i + 1]! + weights.body * list[i + 2]!;
-        const ulen = weights.head * unit.headLen + unit.bodyLen;
-        const s = (idf * (tf * (k1 + 1))) / (tf + k1 * (1 - b + (b * ulen) / avg));
-        const key = di * 0x1000000 + u;
-        let hit = acc.get(key);
-        if (!hit) {
-          hit = { doc: di, unit: u, score: 0, matched: 0, inHeading: false };
-          acc.set(key, hit);
-        }
-        hit.score += s;
-        hit.matched++;
-        if (list[i + 1]! > 0) hit.inHeading = true;
-      }
-    }
-  });
-  const hits = [...acc.values()];
-  for (const h of hits) h.score *= h.matched / terms.length;
-  return hits;
-}
-
-/** A snippet of up to `width` characters around the first match of any query word. */
-export function snippet(
-  doc: DocModel,
-  unit: SearchUnit,
-  query: string,
-  heading: string,
-  width = 180,
-): string {
-  return snippetOf(extractLines(doc, unit.bodyFirst, unit.bodyLast).content, query, heading, width);
-}
-
-/** {@link snippet} of a unit's body text, already read. */
-export function snippetOf(body: string, query: string, heading: string, width = 180): string {
-  const flat = body.replace(/\s+/g, ' ').trim();
-  if (flat.length === 0) return heading;
-  const lower = flat.toLowerCase();
-  const words = query.toLowerCase().match(TOKEN_RE) ?? [];
-  let at = -1;
-  const phrase = lower.indexOf(query.toLowerCase().trim());
-  if (phrase !== -1) at = phrase;
-  else {
-    for (const w of words) {
-      for (const probe of [w, stem(w)]) {
-        const i = lower.indexOf(probe);
-        if (i !== -1 && (at === -1 || i < at)) at = i;
-      }
-    }
-  }
-  if (at === -1) at = 0;
-  let start = Math.max(0, at - Math.floor(width / 3));
-  let end = Math.min(flat.length, start + width);
-  start = Math.max(0, end - width);
-  // never split a surrogate pair
-  if (start > 0 && /[\udc00-\udfff]/.test(flat[start]!)) start--;
-  if (end < flat.length && /[\ud800-\udbff]/.test(flat[end - 1]!)) end--;
-  return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
 }

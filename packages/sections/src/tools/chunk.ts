@@ -13,8 +13,7 @@ export function chunkTool(index: DocsIndex) {
       'Cut a whole Markdown document into ordered chunks that follow its headings, sized for embedding or a vector store.',
       'Use it to process a complete document piece by piece.',
       'Not for one known section: docs_read (by anchor) or docs_get_section (by heading) return just that.',
-      'Sections that fit stay whole; bigger ones are split at blank lines. Code fences and tables are never cut, so one too big comes back whole, marked oversized. Front matter is skipped.',
-      "Name the document with exactly one of doc_id, path or text, and page with next_offset. Choose max_chars from your embedding model's input size, about four characters per English token.",
+      'Bigger sections split at blank lines; a code fence or table is never cut, so one too big comes back whole, marked oversized. Page with next_offset.',
     ].join('\n'),
     inputSchema: z.object({
       ...sourceFields,
@@ -24,20 +23,9 @@ export function chunkTool(index: DocsIndex) {
         .min(200)
         .max(100000)
         .default(4000)
-        .describe('Character budget of one chunk, 200 to 100000 (default 4000).'),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe('Index of the first chunk to return (default 0); pass next_offset to continue.'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(500)
-        .default(50)
-        .describe('Most chunks to return, 1 to 500 (default 50).'),
+        .describe('Characters per chunk.'),
+      offset: z.number().int().min(0).default(0).describe('Pass next_offset.'),
+      limit: z.number().int().min(1).max(500).default(50).describe('Chunks per call.'),
     }),
     outputSchema: z.object({
       doc_id: z.string().nullable().describe('Document id, or null for inline text.'),

@@ -43,38 +43,22 @@ export function getSectionTool(index: DocsIndex) {
         .max(4096, 'an anchor is at most 4096 characters')
         .min(1)
         .optional()
-        .describe(
-          "Anchor slug of the section as docs_outline lists it, e.g. 'install'; a repeated heading gets a numbered slug such as 'install-1' (a '<doc_id>#' prefix is ignored). Wins over heading.",
-        ),
+        .describe("Slug from docs_outline, e.g. 'install'; wins over heading."),
       heading: z
         .string()
         .max(1000, 'a heading is at most 1000 characters')
         .min(1)
         .optional()
-        .describe(
-          "Heading title to find, e.g. 'Install'; case-insensitive, surrounding spaces ignored. Leave out when passing anchor.",
-        ),
-      include_subsections: z
-        .boolean()
-        .default(true)
-        .describe(
-          'True (default) to include the smaller headings under it; false to stop at the next heading of any level.',
-        ),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe(
-          'Character offset into the section text (default 0); pass next_offset to continue a cut section.',
-        ),
+        .describe("Heading title, e.g. 'Install'; any case."),
+      include_subsections: z.boolean().default(true).describe('false stops at the next heading.'),
+      offset: z.number().int().min(0).default(0).describe('Pass next_offset.'),
       max_chars: z
         .number()
         .int()
         .min(100)
         .max(200000)
         .default(20000)
-        .describe('Most characters of section text to return, 100 to 200000 (default 20000).'),
+        .describe('Characters per call.'),
     }),
     outputSchema: z.object({
       title: z.string().describe('Heading text of the section.'),

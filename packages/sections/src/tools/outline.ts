@@ -121,46 +121,18 @@ export function outlineTool(index: DocsIndex) {
     name: 'docs_outline',
     title: 'Outline documentation',
     description: [
-      'List the heading tree of one document, or of every document under the configured roots.',
+      'List the heading tree of one document, or of every document under the roots.',
       'Use it to see how the docs are organised and to collect the anchors docs_read takes.',
-      'Not for finding a topic (docs_where) or matching words (docs_search).',
-      'Omit doc_id, path and text to outline every document at a shallow depth, then outline the one you need in full. Headings inside code fences, HTML, quotes or lists do not count.',
+      'Not for finding a topic (docs_where) or words (docs_search).',
+      'Omit doc_id, path and text to outline every document at depth 2, then outline one in full.',
       'The all-documents list is paged with next_offset and names the files it skipped, such as ones too large or not UTF-8; an unknown doc_id fails with the closest ids.',
     ].join('\n'),
     inputSchema: z.object({
       ...sourceFields,
-      depth: z
-        .number()
-        .int()
-        .min(1)
-        .max(6)
-        .optional()
-        .describe(
-          'Deepest heading level to include, 1 to 6. Default 6 for one document, 2 when outlining every document.',
-        ),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe(
-          'Whole-tree mode: number of documents to skip (default 0); pass next_offset from the previous page.',
-        ),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(200)
-        .default(50)
-        .describe('Whole-tree mode: documents per page, 1 to 200 (default 50).'),
-      section_offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe(
-          'One document: index of the first heading to list (default 0); pass next_section_offset to continue a long outline.',
-        ),
+      depth: z.number().int().min(1).max(6).optional().describe('Deepest heading level.'),
+      offset: z.number().int().min(0).default(0).describe('Pass next_offset.'),
+      limit: z.number().int().min(1).max(200).default(50).describe('Documents per page.'),
+      section_offset: z.number().int().min(0).default(0).describe('Pass next_section_offset.'),
     }),
     outputSchema,
     annotations: READ_ONLY,

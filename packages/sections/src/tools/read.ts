@@ -18,7 +18,7 @@ export function readTool(index: DocsIndex) {
       'Read one documentation section as its original Markdown, chosen by anchor, in pages of characters.',
       'Use it once docs_outline, docs_search or docs_where has given you an anchor: it costs far less than the whole file.',
       'Not for a file path or a heading title: docs_get_section takes those.',
-      'While has_more is true, call again with offset set to next_offset; pages never split a character.',
+      'While has_more is true, call again with offset set to next_offset.',
       'For a long chapter, read it first with include_subsections set to false, then open only the subsections you need.',
       'A wrong anchor fails with ANCHOR_NOT_FOUND and the nearest real anchors.',
     ].join('\n'),
@@ -27,30 +27,16 @@ export function readTool(index: DocsIndex) {
         .string()
         .max(4096, 'an anchor is at most 4096 characters')
         .min(1)
-        .describe(
-          "Section anchor '<doc_id>#<slug>' (e.g. 'guide/install#linux'), or a bare doc_id for the whole document, as returned by docs_outline, docs_search or docs_where.",
-        ),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe(
-          'Character offset to start from (default 0). After a page with has_more true, pass its next_offset.',
-        ),
+        .describe("'<doc_id>#<slug>' or a doc_id, from docs_outline, docs_search or docs_where."),
+      offset: z.number().int().min(0).default(0).describe('Pass next_offset.'),
       max_chars: z
         .number()
         .int()
         .min(100)
         .max(50000)
         .default(3000)
-        .describe('Most characters to return in this page, 100 to 50000 (default 3000).'),
-      include_subsections: z
-        .boolean()
-        .default(true)
-        .describe(
-          'True (default) to include the subsections below the heading; false to stop at the next heading of any level.',
-        ),
+        .describe('Characters per page.'),
+      include_subsections: z.boolean().default(true).describe('false stops at the next heading.'),
     }),
     outputSchema: z.object({
       ...sectionRefSchema,

@@ -3,8 +3,11 @@ import { z } from 'zod';
 import { MAX_QUERY_CHARS, retryChanged, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
+import { hasWords, languagesOf, queryTerms, scoreAll } from '../lib/rank.js';
 import { scopedDocs, searchData, topHits } from '../lib/scope.js';
-import { scoreAll, snippetOf, tokenize } from '../lib/search.js';
+import { SNIPPET_CHARS, snippetOf } from '../lib/snippet.js';
+
+const { doc_id: _docIdField, ...searchRefSchema } = sectionRefSchema;
 
 /** `docs_search`: ranked full-text search over section headings and bodies. */
 export function searchTool(index: DocsIndex) {
@@ -13,51 +16,32 @@ export function searchTool(index: DocsIndex) {
     title: 'Search documentation sections',
     description: [
       'Rank documentation sections across every root by how well their headings and text match some words.',
-      'Use it to collect the sections that mention a term, then open one with docs_read by its anchor.',
+      'Use it to collect the sections that mention a term, then open one with docs_read by its anchor (<doc_id>#<slug>).',
       'Not for the one section that owns a topic: docs_where gives that short list.',
-      'Case and common English endings are ignored, heading hits weigh most, and sections holding all the words come first.',
-      'Results are paged with next_offset; a query without letters or digits fails with EMPTY_QUERY.',
+      'Questions work as asked: case, word forms and filler words (how, the) are ignored; a word in a heading weighs more than one in the text. Pages continue with next_offset; a query without letters or digits fails with EMPTY_QUERY.',
     ].join('\n'),
     inputSchema: z.object({
-      query: z
-        .string()
-        .min(1)
-        .max(MAX_QUERY_CHARS)
-        .describe(
-          "Words or a phrase to look for, e.g. 'retry timeout'. Punctuation is ignored; must contain at least one letter or digit.",
-        ),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(50)
-        .default(10)
-        .describe('Results per page, 1 to 50 (default 10).'),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe(
-          'Number of ranked results to skip (default 0); pass next_offset from the previous page.',
-        ),
+      query: z.string().min(1).max(MAX_QUERY_CHARS).describe("Words, e.g. 'retry timeout'."),
+      limit: z.number().int().min(1).max(50).default(10).describe('Results per page.'),
+      offset: z.number().int().min(0).default(0).describe('Pass next_offset.'),
       scope: z
         .string()
         .max(4096, 'a path is at most 4096 characters')
         .min(1)
         .optional()
-        .describe(
-          "Only search documents whose doc_id starts with this text, e.g. 'guide/' for a folder or a full doc_id for one page. Default: everything.",
-        ),
+        .describe("Only doc_ids starting with this, e.g. 'guide/'."),
     }),
     outputSchema: z.object({
       results: z
         .array(
           z.object({
-            ...sectionRefSchema,
+            // The doc_id is the anchor's part before '#': left out, so ten hits stay small.
+            ...searchRefSchema,
             snippet: z
               .string()
-              .describe('Up to about 180 characters of the section around the first match.'),
+              .describe(
+                `About ${SNIPPET_CHARS} characters of the section's text around the first match.`,
+              ),
             score: z
               .number()
               .describe('Relevance score; higher is better, comparable within one query.'),
@@ -74,8 +58,7 @@ export function searchTool(index: DocsIndex) {
     }),
     annotations: READ_ONLY,
     handler: async (input, ctx) => {
-      const terms = [...new Set(tokenize(input.query))];
-      if (terms.length === 0) {
+      if (!hasWords(input.query)) {
         throw new ToolError(
           'EMPTY_QUERY',
           'query has no letters or digits to search for; give one or more words.',
@@ -84,7 +67,8 @@ export function searchTool(index: DocsIndex) {
       return retryChanged(async () => {
         const docs = await scopedDocs(index, input.scope, ctx);
         const datas = await searchData(docs);
-        const hits = scoreAll(datas, terms, { head: 3, body: 1 });
+        const terms = queryTerms(input.query, languagesOf(datas));
+        const hits = scoreAll(datas, terms);
         // Only the hits up to the end of this page are put in order.
         const page = topHits(hits, input.offset + input.limit).slice(input.offset);
         // The page also stops before the byte budget (long headings, deep heading paths);
@@ -95,12 +79,12 @@ export function searchTool(index: DocsIndex) {
           const doc = docs[h.doc]!;
           const unit = datas[h.doc]!.units[h.unit]!;
           const section = unit.section === -1 ? null : doc.model.sections[unit.section]!;
-          const ref = sectionRef(doc, section);
+          const { doc_id: _docId, ...ref } = sectionRef(doc, section);
           const body = await doc.extract(unit.bodyFirst, unit.bodyLast);
           const result = {
             ...ref,
-            snippet: snippetOf(body.content, input.query, ref.heading),
-            score: Math.round(h.score * 1000) / 1000,
+            snippet: snippetOf(body.content, terms, datas[h.doc]!.language, ref.heading),
+            score: Math.round(h.score * 100) / 100,
           };
           if (!budget.take(result)) {
             if (results.length === 0) {

@@ -11,8 +11,8 @@ import {
 } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { ENVELOPE_BYTES, whereTooLarge } from '../lib/output-budget.js';
+import { hasWords, languagesOf, queryTerms, scoreAll } from '../lib/rank.js';
 import { scopedDocs, searchData, topHits } from '../lib/scope.js';
-import { contentTokens, scoreAll } from '../lib/search.js';
 
 /** `docs_where`: the home section of a topic, or the section enclosing a line. */
 export function whereTool(index: DocsIndex) {
@@ -23,8 +23,7 @@ export function whereTool(index: DocsIndex) {
       'Point to the section where a topic is documented, or to the section that holds a given line of a document.',
       'Use it before docs_read when you know the subject but not the page, or to turn a grep hit into an anchor.',
       'Not for every mention: docs_search pages through those.',
-      'Give query for the few likeliest sections, best first, or line with path or doc_id for the innermost section around it, not both.',
-      'Question words such as how or what are ignored; a line past the end of the document is refused.',
+      'Give query for the likeliest sections, best first, or line with path or doc_id, not both; a line past the end is refused.',
     ].join('\n'),
     inputSchema: z.object({
       query: z
@@ -32,26 +31,16 @@ export function whereTool(index: DocsIndex) {
         .min(1)
         .max(MAX_QUERY_CHARS)
         .optional()
-        .describe(
-          "Topic to locate: a term, phrase or question such as 'configure the cache'. Leave out when giving line.",
-        ),
+        .describe("Topic, e.g. 'configure the cache'."),
       line: z
         .number()
         .int()
         .min(1)
         .optional()
-        .describe(
-          '1-based line number in the document named by path or doc_id; returns the section enclosing it. Leave out when giving query.',
-        ),
+        .describe('A line of the document named by path or doc_id.'),
       path: sourceFields.path,
       doc_id: sourceFields.doc_id,
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(10)
-        .default(3)
-        .describe('Topic mode: most sections to return, 1 to 10 (default 3).'),
+      limit: z.number().int().min(1).max(10).default(3).describe('Most sections.'),
     }),
     outputSchema: z.object({
       mode: z.enum(['topic', 'line']).describe('topic for a query, line for a line lookup.'),
@@ -81,8 +70,7 @@ export function whereTool(index: DocsIndex) {
             'give either query (topic mode) or line with path or doc_id (line mode), not both.',
           );
         }
-        const terms = contentTokens(input.query);
-        if (terms.length === 0) {
+        if (!hasWords(input.query)) {
           throw new ToolError(
             'EMPTY_QUERY',
             'query has no letters or digits; describe the topic in words.',
@@ -92,7 +80,10 @@ export function whereTool(index: DocsIndex) {
           const docs = await scopedDocs(index, undefined, ctx);
           return { docs, datas: await searchData(docs) };
         });
-        const hits = topHits(scoreAll(datas, terms, { head: 8, body: 1 }), input.limit);
+        const hits = topHits(
+          scoreAll(datas, queryTerms(input.query, languagesOf(datas))),
+          input.limit,
+        );
         // One answer, no paging: the best sections must all fit the byte budget, or the call
         // says which limit fits (never a silently shorter list).
         const budget = new OutputBudget(index.maxOutputBytes, ENVELOPE_BYTES);

@@ -121,6 +121,18 @@ function bytesOf(slot: Slot): Buffer | null {
   return slot.bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
 }
 
+/** U+FEFF: the character a UTF-8 byte order mark decodes to. */
+const BOM = '\ufeff';
+
+/**
+ * Sets a page's whole text as an agent wrote it: a leading U+FEFF is the page's byte order mark
+ * (read_page raw=true returns it that way), so a page read raw and written back is unchanged.
+ */
+function setVerbatim(slot: Slot, text: string): void {
+  slot.bom = text.startsWith(BOM);
+  slot.text = slot.bom ? text.slice(1) : text;
+}
+
 function versionOf(slot: Slot): string | null {
   const m = slot.memo;
   if (
@@ -397,8 +409,7 @@ export class BatchPlanner {
         }
         this.checkVersion(op, slot);
         if (!slot.exists) this.checkCreatable(path);
-        slot.text = op.content;
-        slot.bom = false;
+        setVerbatim(slot, op.content);
         slot.problem = null;
         break;
       }
@@ -407,8 +418,7 @@ export class BatchPlanner {
         this.checkVersion(op, slot);
         if (!slot.exists) {
           this.checkCreatable(path);
-          slot.text = op.content;
-          slot.bom = false;
+          setVerbatim(slot, op.content);
         } else {
           const text = this.editable(slot, 'append to');
           const sep = text === '' || text.endsWith('\n') ? '' : lineEnding(text);
@@ -419,7 +429,8 @@ export class BatchPlanner {
       case 'replace': {
         if (!slot.exists) throw await this.missing(path);
         this.checkVersion(op, slot);
-        const text = this.editable(slot, 'edit');
+        // The page as read_page raw=true shows it: a byte order mark is its first character.
+        const text = (slot.bom ? BOM : '') + this.editable(slot, 'edit');
         if (op.old_text === '') throw fail('INVALID_OPERATION', 'old_text must not be empty.');
         this.checkText(op.new_text, 'new_text');
         const expected = op.expected_occurrences ?? 1;
@@ -433,7 +444,7 @@ export class BatchPlanner {
             { details: { found: count, expected, lines } },
           );
         }
-        slot.text = text.split(op.old_text).join(op.new_text);
+        setVerbatim(slot, text.split(op.old_text).join(op.new_text));
         result.replacements = count;
         break;
       }

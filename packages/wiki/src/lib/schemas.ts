@@ -5,7 +5,7 @@ export const wikiParam = z
   .string()
   .min(1)
   .max(64)
-  .describe('Which wiki to use: an id exactly as list_wikis returns it (e.g. "main").');
+  .describe('Wiki id from list_wikis, e.g. "main".');
 
 /** A page version: SHA-256 of the page bytes, 64 hex characters. */
 export const versionSchema = z
@@ -19,6 +19,4 @@ export const offsetParam = z
   .min(0)
   .max(1_000_000)
   .default(0)
-  .describe(
-    'How many results to skip, 0-based (default 0); pass next_offset from the previous call.',
-  );
+  .describe('Pass next_offset.');

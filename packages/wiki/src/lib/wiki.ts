@@ -46,7 +46,7 @@ export interface WikiOptions {
   allowedExtensions?: string[];
   /**
    * Largest response of one read tool call, in bytes of compact JSON (default core's
-   * `DEFAULT_OUTPUT_BYTES`, 4 MiB, at least 4096): listings, hits and page windows stop before
+   * `DEFAULT_OUTPUT_BYTES`, 64 KiB, at least 4096): listings, hits and page windows stop before
    * it with `has_more` and `next_offset`.
    */
   maxOutputBytes?: number;

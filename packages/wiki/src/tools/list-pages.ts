@@ -1,12 +1,11 @@
 import {
   collectPage,
+  compileGlob,
   defineTool,
   jsonBytes,
   OutputBudget,
   READ_ONLY,
-  ToolError,
 } from '@lectern/core';
-import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
@@ -15,8 +14,7 @@ import { INDEX_FILE, LOG_FILE } from '../lib/wiki.js';
 const DESCRIPTION = `List the pages of one wiki, optionally narrowed to a folder, a glob or both.
 Use it to browse a wiki or to collect the paths and versions that read_page and write_batch need.
 Not for finding pages by what they say: search_wiki does that.
-Titles come from front matter, else the first top-level heading, else the file name; hidden folders and non-page files never appear.
-Continue with next_offset until it is null. An unknown wiki or folder is refused with the closest names.`;
+Titles come from front matter, the first heading or the file name. Continue with next_offset until it is null; an unknown wiki or folder is refused with the closest names.`;
 
 /** The list_pages tool: a paged, filtered listing of a wiki's pages. */
 export function listPagesTool(runtime: WikiRuntime) {
@@ -26,35 +24,19 @@ export function listPagesTool(runtime: WikiRuntime) {
     description: DESCRIPTION,
     inputSchema: z.object({
       wiki: wikiParam,
-      folder: z
-        .string()
-        .max(1024)
-        .optional()
-        .describe(
-          'Only pages under this folder, relative to the wiki root (e.g. "wiki" or "wiki/bees"); the whole wiki when omitted.',
-        ),
+      folder: z.string().max(1024).optional().describe('Only pages under this folder.'),
       glob: z
         .string()
         .min(1)
         .max(256)
         .optional()
-        .describe(
-          'Only paths matching this glob, matched against the full path from the wiki root, e.g. "wiki/**/*.md" or "*.md" (root files only). Case-sensitive.',
-        ),
+        .describe('Glob on the path from the wiki root, e.g. "wiki/**/*.md".'),
       sort: z
         .enum(['path', 'modified'])
         .default('path')
-        .describe(
-          '"path" sorts alphabetically; "modified" puts the most recently changed pages first, to see recent activity.',
-        ),
+        .describe('"modified" puts recently changed pages first.'),
       offset: offsetParam,
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(500)
-        .default(100)
-        .describe('Most pages to return, 1 to 500 (default 100).'),
+      limit: z.number().int().min(1).max(500).default(100).describe('Pages per call.'),
     }),
     outputSchema: z.object({
       wiki: z.string().describe('The wiki id.'),
@@ -88,19 +70,10 @@ export function listPagesTool(runtime: WikiRuntime) {
     }),
     annotations: READ_ONLY,
     handler: async (input) => {
+      // core's matcher: no backtracking, bounded patterns (GLOB_TOO_COMPLEX past the limits).
+      const match = input.glob === undefined ? null : compileGlob(input.glob, { field: 'glob' });
       const wiki = await runtime.open(input.wiki);
       const folder = await wiki.checkFolder(input.folder);
-      let match: ((p: string) => boolean) | null = null;
-      if (input.glob !== undefined) {
-        try {
-          match = picomatch(input.glob, { dot: false });
-        } catch (e) {
-          throw new ToolError(
-            'INVALID_GLOB',
-            `glob ${JSON.stringify(input.glob)} is not a valid pattern: ${(e as Error).message}`,
-          );
-        }
-      }
       let metas = (await wiki.pageMetas()).filter(
         (m) =>
           (folder === '' || m.path.startsWith(`${folder}/`)) && (match === null || match(m.path)),

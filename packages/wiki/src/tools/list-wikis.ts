@@ -6,8 +6,7 @@ import { INDEX_FILE, LOG_FILE } from '../lib/wiki.js';
 const DESCRIPTION = `List every wiki this server can open, with its id, title, page count and which root files (index, log, schema) it has.
 Call it first: every other wiki tool needs one of these ids as wiki.
 Not for the pages inside a wiki: list_pages lists those.
-Before editing, read the wiki's schema file with read_page; it holds that wiki's conventions.
-It counts files without reading pages, so a broken page cannot make it fail.`;
+Before editing, read the wiki's schema file with read_page. It counts files without reading pages, so a broken page cannot make it fail.`;
 
 /** The list_wikis tool: configured wikis with page counts and root files. */
 export function listWikisTool(runtime: WikiRuntime) {

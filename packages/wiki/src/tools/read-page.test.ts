@@ -84,10 +84,64 @@ describe('read_page', () => {
     expect(rendered.data.content).toBe('line colony three\r\n');
   });
 
-  it('reports a byte-order mark instead of returning it, and handles an empty page', async () => {
+  it('round-trips a page with a byte order mark: read raw, written back with write_batch, same bytes', async () => {
+    const before = readFileSync(join(dir, 'crlf.md'));
+    writeFiles(dir, { 'bom2.md': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), before]) });
+    const original = readFileSync(join(dir, 'bom2.md'));
+    const r = await read({ path: 'bom2.md', raw: true });
+    const put = await wiki.call('write_batch', {
+      wiki: 'bees',
+      operations: [
+        { op: 'put', path: 'bom2.md', content: r.data.content, expected_version: r.data.version },
+      ],
+    });
+    expect(put.isError, JSON.stringify(put.data)).toBe(false);
+    expect(readFileSync(join(dir, 'bom2.md'))).toEqual(original);
+    // A replace that quotes the start of the first line, mark included, keeps the mark.
+    const again = await read({ path: 'bom2.md', raw: true });
+    const edit = await wiki.call('write_batch', {
+      wiki: 'bees',
+      operations: [
+        {
+          op: 'replace',
+          path: 'bom2.md',
+          old_text: '\ufeff# CRLF',
+          new_text: '\ufeff# Lines',
+          expected_version: again.data.version,
+        },
+      ],
+    });
+    expect(edit.isError, JSON.stringify(edit.data)).toBe(false);
+    expect(readFileSync(join(dir, 'bom2.md'))).toEqual(
+      Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from('# Lines\r\n'),
+        before.subarray(8),
+      ]),
+    );
+    // Text written without the mark removes it: what was written is what is stored.
+    const last = await read({ path: 'bom2.md', raw: true });
+    await wiki.call('write_batch', {
+      wiki: 'bees',
+      operations: [
+        {
+          op: 'put',
+          path: 'bom2.md',
+          content: (last.data.content as string).slice(1),
+          expected_version: last.data.version,
+        },
+      ],
+    });
+    expect(readFileSync(join(dir, 'bom2.md'))[0]).toBe(0x23);
+  });
+
+  it('returns a byte order mark verbatim when raw, not when rendered, and handles an empty page', async () => {
     const bom = await read({ path: 'bom.md', raw: true });
-    expect(bom.data).toMatchObject({ content: '# Bom\n', bom: true, size: 9 });
+    expect(bom.data).toMatchObject({ content: '\ufeff# Bom\n', bom: true, size: 9 });
+    expect(Buffer.from(bom.data.content as string)).toEqual(readFileSync(join(dir, 'bom.md')));
     expect(bom.data.version).toBe(sha256(readFileSync(join(dir, 'bom.md'))));
+    const rendered = await read({ path: 'bom.md' });
+    expect(rendered.data).toMatchObject({ content: '# Bom\n', bom: true });
     const empty = await read({ path: 'empty.md' });
     expect(empty.data).toMatchObject({
       content: '',

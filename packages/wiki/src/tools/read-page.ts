@@ -29,32 +29,21 @@ export function readPageTool(runtime: WikiRuntime) {
         .string()
         .min(1)
         .max(1024)
-        .describe(
-          'Page path from the wiki root, extension included, e.g. "index.md" or "wiki/queen-bee.md"; use paths exactly as list_pages or search_wiki return them.',
-        ),
+        .describe('Page path as list_pages or search_wiki return it, e.g. "wiki/queen-bee.md".'),
       raw: z
         .boolean()
         .default(false)
         .describe(
-          'false (default): wikilinks rendered as readable text. true: the exact stored text, for quoting in write_batch.',
+          'true: the exact stored text, to quote in write_batch; false: links rendered for reading.',
         ),
-      offset: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe(
-          'First line to return, 1-based (default 1); after a read with has_more, its next_offset is the next one.',
-        ),
+      offset: z.number().int().min(1).optional().describe('First line, 1-based; pass next_offset.'),
       limit: z
         .number()
         .int()
         .min(1)
         .max(1_000_000)
         .optional()
-        .describe(
-          'How many lines to return from offset (at least 1); all remaining lines when omitted.',
-        ),
+        .describe('Lines from offset; all that fit when omitted.'),
     }),
     outputSchema: z.object({
       path: z.string().describe('Normalised page path.'),
@@ -75,7 +64,7 @@ export function readPageTool(runtime: WikiRuntime) {
       bom: z
         .boolean()
         .describe(
-          'True when the file starts with a UTF-8 byte-order mark (not included in content).',
+          'True when the file starts with a UTF-8 byte order mark; raw content then starts with U+FEFF.',
         ),
       size: z.number().int().describe('Size of the page in bytes.'),
     }),
@@ -83,7 +72,11 @@ export function readPageTool(runtime: WikiRuntime) {
     handler: async (input) => {
       const wiki = await runtime.open(input.wiki);
       const page = await wiki.readPage(input.path);
-      const text = input.raw ? page.text : renderPage(page.text, page.analysis, wiki.extensions);
+      // Raw is verbatim: a byte order mark is the first character (U+FEFF), so the text written
+      // back with write_batch gives the same bytes. Rendered text is for reading: no mark.
+      const text = input.raw
+        ? `${page.bom ? '\ufeff' : ''}${page.text}`
+        : renderPage(page.text, page.analysis, wiki.extensions);
       const starts = lineStartsOf(text);
       const total = text === '' ? 0 : starts.length;
       // The window also stops at a whole line before content would pass the byte budget.

@@ -4,10 +4,9 @@ import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
 
 const DESCRIPTION = `Search the pages of one wiki for words and rank them: title and alias hits first, then tags, then body text.
-Use it to find pages by topic or wording, then open a hit with read_page (pass its line as offset to land on the snippet).
+Use it to find pages by topic or wording, then open a hit with read_page (its line as offset lands on the snippet).
 Not for browsing a folder: list_pages does that.
-Case, accents and simple plurals are ignored; a page needs only one of the words, more matches rank higher, and #word looks at tags only.
-Continue with next_offset. A query with no letters or digits, an unknown wiki or a missing folder is refused.`;
+Case, accents and plurals are ignored; #word looks at tags only. Continue with next_offset; a query with no letters or digits is refused.`;
 
 /** The search_wiki tool: ranked full-text search with snippets. */
 export function searchWikiTool(runtime: WikiRuntime) {
@@ -21,24 +20,10 @@ export function searchWikiTool(runtime: WikiRuntime) {
         .string()
         .min(1)
         .max(500)
-        .describe(
-          'Words to look for, separated by spaces (up to 500 characters, 32 distinct words); #word matches tags only.',
-        ),
-      folder: z
-        .string()
-        .max(1024)
-        .optional()
-        .describe(
-          'Only search pages under this folder, relative to the wiki root (e.g. "wiki"); the whole wiki when omitted.',
-        ),
+        .describe('Words separated by spaces (32 at most); #word matches tags only.'),
+      folder: z.string().max(1024).optional().describe('Only pages under this folder.'),
       offset: offsetParam,
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(50)
-        .default(10)
-        .describe('Most hits to return, 1 to 50 (default 10).'),
+      limit: z.number().int().min(1).max(50).default(10).describe('Hits per call.'),
     }),
     outputSchema: z.object({
       wiki: z.string().describe('The wiki id.'),

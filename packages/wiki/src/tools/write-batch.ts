@@ -19,16 +19,10 @@ export const WRITE_BATCH_MAX_TEXT_CHARS = 8_000_000;
 /** A page text field, bounded by the whole batch's budget. */
 const text = () => z.string().max(WRITE_BATCH_MAX_TEXT_CHARS);
 
-const path = z
-  .string()
-  .min(1)
-  .max(1024)
-  .describe('Page path from the wiki root, extension included, e.g. "wiki/swarming.md".');
+const path = z.string().min(1).max(1024).describe('Page path, e.g. "wiki/a.md".');
 const expected = versionSchema
   .optional()
-  .describe(
-    'The page version from read_page or list_pages. Required when the page exists; omit it to create a page.',
-  );
+  .describe('Version from read_page; needed if the page exists.');
 
 const operation = z.discriminatedUnion('op', [
   z
@@ -122,22 +116,15 @@ export function writeBatchTool(runtime: WikiRuntime) {
           }
         })
         .describe(
-          '1 to 100 operations, applied in order to the result of the ones before; later operations on a page already touched in this batch may omit expected_version. Their content, old_text and new_text together hold at most 8,000,000 characters.',
+          'Applied in order, each to the result of the ones before; a page already changed in this batch needs no expected_version again. content, old_text and new_text hold 8,000,000 characters in all.',
         ),
       log: z
         .string()
         .min(1)
         .max(4000)
         .optional()
-        .describe(
-          'Optional note for log.md (up to 4000 characters): its first line becomes a dated heading, the rest the entry body, followed by a list of the changed pages. log.md is created when missing.',
-        ),
-      dry_run: z
-        .boolean()
-        .default(false)
-        .describe(
-          'true: check everything and return diffs and resulting versions, writing nothing. Default false.',
-        ),
+        .describe('Note for log.md: first line a dated heading, then the entry.'),
+      dry_run: z.boolean().default(false).describe('Check and return diffs, writing nothing.'),
     }),
     outputSchema: z.object({
       dry_run: z.boolean().describe('True when this was a preview.'),

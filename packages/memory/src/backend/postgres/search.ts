@@ -98,9 +98,9 @@ export class PgSearch {
         within = r.rows.map((row) => Number(row.id));
       } catch (error) {
         const code = (error as { code?: string }).code ?? '';
-        // 42601 syntax error; 22P02 / 22023 / 0A000: what the tsquery parser refuses.
+        // 42601 syntax error; 22P02 / 22023 / 0A000 / 54000: what the tsquery parser refuses.
         if (['42601', '22P02', '22023', '0A000', '54000'].includes(code)) {
-          throw new RawQueryError((error as Error).message);
+          throw new RawQueryError((error as Error).message, 'PostgreSQL tsquery');
         }
         throw error;
       }

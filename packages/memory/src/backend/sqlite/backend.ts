@@ -3,6 +3,7 @@ import { ToolError } from '@lectern/core';
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../lib/errors.js';
 import type { Language } from '../../lib/language.js';
+import { mayBeCostly, timeRawQuery } from '../../lib/raw-guard.js';
 import type {
   BackendContext,
   BackendFactory,
@@ -145,6 +146,16 @@ class SqliteBackend implements MemoryBackend {
   }
 
   // ---------------------------------------------------------------- search
+
+  /**
+   * Times a raw expression in a child process first (better-sqlite3 cannot interrupt a query),
+   * when it can be costly: prefix terms and NEAR expand and compare positions; plain words,
+   * phrases, boolean operators and column filters only merge the words' lists.
+   */
+  async checkRaw(text: string): Promise<void> {
+    if (!mayBeCostly(text)) return;
+    await timeRawQuery(this.location, text);
+  }
 
   async search(request: SearchRequest): Promise<SearchPage> {
     return this.snapshot(() => this.searchLocked(request));

@@ -327,6 +327,35 @@ function openOnce(path: string, warnings: string[]): OpenedDatabase {
 }
 
 /**
+ * Creates a missing database file empty with mode 0600 before SQLite opens it: SQLite would
+ * create it 0644 (less the umask), readable by every local user, and gives its `-wal` and `-shm`
+ * files the database file's mode.
+ */
+function createPrivate(path: string): void {
+  if (existsSync(path)) return;
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * A database path as an error message shows it: relative to the working folder when inside it,
+ * else its last folder and name (`…/index/memory.db`), never the whole absolute path.
+ */
+export function shownDbPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
+  return `…${sep}${join(basename(dirname(path)), basename(path))}`;
+}
+
+/** A system message with its quoted absolute paths shortened by {@link shownDbPath}. */
+function scrubPaths(message: string): string {
+  return message.replace(/'(\/[^']*)'/g, (_, p: string) => `'${shownDbPath(p)}'`);
+}
+
+/**
  * Opens (creating when missing) the index database at `path` with two connections in WAL
  * mode. A file that is not a database, fails `PRAGMA quick_check` (see `check`) or was marked
  * damaged while in use is moved aside to
@@ -338,23 +367,25 @@ export function openDatabase(path: string): OpenedDatabase {
   sqlite();
   const warnings: string[] = [];
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    // The index holds the notes' words: folders it creates are private (0700).
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   } catch (cause) {
     throw new ToolError(
       'DB_UNAVAILABLE',
-      `cannot create the folder for the memory database ${path}: ${(cause as Error).message}. Pass a writable dbPath.`,
+      `cannot create the folder for the memory database ${shownDbPath(path)}: ${scrubPaths((cause as Error).message)}. Pass a writable dbPath.`,
       { cause },
     );
   }
   // A marker outliving its database (deleted by hand) says nothing about the new one.
   if (!existsSync(path)) rmSync(damageMarker(path), { force: true });
   try {
+    createPrivate(path);
     return openOnce(path, warnings);
   } catch (error) {
     if (!isCorruptionError(error)) {
       throw new ToolError(
         'DB_UNAVAILABLE',
-        `cannot open the memory database ${path}: ${(error as Error).message}.`,
+        `cannot open the memory database ${shownDbPath(path)}: ${scrubPaths((error as Error).message)}.`,
         { cause: error },
       );
     }
@@ -363,11 +394,12 @@ export function openDatabase(path: string): OpenedDatabase {
       `the memory database ${path} was damaged (${(error as Error).message}); it was moved to ${aside} and a new, empty index was created. The next search or reindex rebuilds it from the sources.`,
     );
     try {
+      createPrivate(path);
       return openOnce(path, warnings);
     } catch (again) {
       throw new ToolError(
         'DB_UNAVAILABLE',
-        `cannot recreate the memory database ${path}: ${(again as Error).message}.`,
+        `cannot recreate the memory database ${shownDbPath(path)}: ${scrubPaths((again as Error).message)}.`,
         { cause: again },
       );
     }
