@@ -25,6 +25,14 @@ describe('tokenize and fold', () => {
     expect(foldWord('Ñandú')).toBe('nandu');
   });
 
+  it('folds a word the same when it is met again (remembered) and past the memo limit', () => {
+    const forms = Array.from({ length: 120_000 }, (_, i) => `É${i.toString(36)}`);
+    for (const w of forms) expect(foldWord(w)).toBe(`e${w.slice(1)}`);
+    for (const w of forms.slice(0, 1000)) expect(foldWord(w)).toBe(`e${w.slice(1)}`);
+    expect(foldWord('Ñandú')).toBe('nandu');
+    expect(foldWord('ÑANDÚ')).toBe('nandu');
+  });
+
   it('splits on everything but letters, digits and marks, with offsets and positions', () => {
     const text = 'The e-mail, v1.2: Café!';
     const toks = tokenize(text);

@@ -3,6 +3,8 @@ import {
   declaredLanguage,
   detectLanguage,
   type Language,
+  STEMMED_LANGUAGES,
+  type StemmedLanguage,
   stem,
   stopWords,
   words,
@@ -22,6 +24,23 @@ export const LANGUAGE_SAMPLE_CHARS = 500;
 /** Share of a sample's words that must be stop words of the language detected (prose: 30-50%). */
 const MIN_STOP_WORD_SHARE = 0.05;
 
+let stopWordLanguages: Map<string, number[]> | undefined;
+
+/** Every stop word of the stemmed languages, with the languages (their indexes) it is one of. */
+function stopWordIndex(): Map<string, number[]> {
+  if (stopWordLanguages) return stopWordLanguages;
+  const index = new Map<string, number[]>();
+  STEMMED_LANGUAGES.forEach((language, l) => {
+    for (const w of stopWords(language)) {
+      const of = index.get(w);
+      if (of) of.push(l);
+      else index.set(w, [l]);
+    }
+  });
+  stopWordLanguages = index;
+  return index;
+}
+
 /**
  * The language a note is indexed in: its front matter's `lang:` / `language:` when it has one
  * (Markdown only), else what `@lectern/text` detects from its text, else `fallback` (the store's
@@ -36,16 +55,27 @@ export function noteLanguage(
   const declared = markdown ? declaredLanguage(lines) : undefined;
   if (declared !== undefined) return declared;
   const sample = text.slice(0, LANGUAGE_SAMPLE_CHARS);
-  const detected = detectLanguage(sample, { fallback });
-  if (detected === fallback) return detected;
   // Prose in a language uses its function words. Trigram identification names a language
   // for any text, invented words, code or lists of names included: without enough of the
   // named language's stop words the note's language is undetermined.
   const ws = words(sample);
-  const stops = stopWords(detected);
-  let hits = 0;
-  for (const w of ws) if (stops.has(w)) hits++;
-  return hits >= Math.max(1, Math.ceil(ws.length * MIN_STOP_WORD_SHARE)) ? detected : fallback;
+  const needed = Math.max(1, Math.ceil(ws.length * MIN_STOP_WORD_SHARE));
+  const hits = new Array<number>(STEMMED_LANGUAGES.length).fill(0);
+  const index = stopWordIndex();
+  for (const w of ws) {
+    const of = index.get(w);
+    if (of !== undefined) for (const l of of) hits[l]!++;
+  }
+  let enough = false;
+  for (const n of hits) if (n >= needed) enough = true;
+  // No language has enough of its stop words in the sample: whatever identification names,
+  // the note is the fallback, so the trigram identification (the costliest step of indexing
+  // such a note) is not run.
+  if (!enough) return fallback;
+  const detected = detectLanguage(sample, { fallback });
+  if (detected === fallback) return detected;
+  const at = STEMMED_LANGUAGES.indexOf(detected as StemmedLanguage);
+  return at >= 0 && hits[at]! >= needed ? detected : fallback;
 }
 
 /**
