@@ -18,7 +18,7 @@ const MIN_LETTERS = 24;
  * Fewer letters than this and trigram profiles are not asked: on a short line (`This is not a
  * drill, notably.`) they answer a language the text is not in.
  */
-const FRANC_MIN_LETTERS = 80;
+const FRANC_MIN_LETTERS = 48;
 
 /** A stop-word vote is decisive with at least this many hits... */
 const VOTE_MIN_HITS = 4;
@@ -62,10 +62,13 @@ export function detectLanguage(text: string, options: DetectOptions = {}): Langu
   let best: StemmedLanguage | undefined;
   let bestHits = 0;
   let secondHits = 0;
+  // Distinct words vote: one frequent word shared by two lists (the stopword package's Finnish
+  // list holds `the` and `of`) must not outvote a language whose many function words are there.
+  const distinct = [...new Set(ws)];
   for (const language of only) {
     const stops = stopWords(language);
     let hits = 0;
-    for (const w of ws) if (stops.has(w)) hits++;
+    for (const w of distinct) if (stops.has(w)) hits++;
     if (hits > bestHits) {
       secondHits = bestHits;
       bestHits = hits;

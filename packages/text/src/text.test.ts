@@ -123,6 +123,10 @@ describe('languages', () => {
     expect(detectLanguage('Enlaces', { fallback: 'es' })).toBe('es');
     expect(detectLanguage('12 34 56 78 90 12 34 56 78 90 12 34')).toBe('simple');
     expect(detectLanguage('', { fallback: 'en' })).toBe('en');
+    // Distinct stop words vote: Finnish's list also holds `the` and `of`.
+    expect(
+      detectLanguage('The notes of the meeting were written down by the team after the call.'),
+    ).toBe('en');
     // Too short for trigram profiles, too few stop words for a vote: not guessed as Catalan.
     expect(detectLanguage('Drill notes: This is not a drill, notably.', { fallback: 'en' })).toBe(
       'en',

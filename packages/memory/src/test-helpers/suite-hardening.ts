@@ -2,7 +2,7 @@ import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { storeFixture } from './fixture.js';
-import type { BackendUnderTest } from './suite.js';
+import type { BackendUnderTest } from './target.js';
 
 /** Issue 30's hardening of the store: edits that keep size and mtime. */
 export function hardeningTests(target: BackendUnderTest): void {
