@@ -195,12 +195,12 @@ describe('a heavy Markdown parse does not hold up other clients', () => {
     expect(light.isError).toBe(false);
     expect(light.data.documents[0].sections[0].heading).toBe('Small');
     const done = await heavy;
-    // its one heading is about 5 MB of JSON, over the 4 MiB response budget (issue 13 item 3):
-    // the parse completes and the answer is the coded refusal with the offset that skips it
+    // its one heading is about 5 MB of JSON, over the 64 KiB default answer budget: the parse
+    // completes and the answer is the coded refusal with the offset that skips it
     expect(done.isError, JSON.stringify(done.data)).toBe(true);
     expect(done.data).toMatchObject({
       code: 'OUTPUT_TOO_LARGE',
-      details: { offset: 0, next_offset: 1, max_bytes: 4 * 1024 * 1024 },
+      details: { offset: 0, next_offset: 1, max_bytes: 64 * 1024 },
     });
     // a parse on the event loop (it takes seconds) would have answered the light call last
     expect(order).toEqual(['light', 'heavy']);
