@@ -4,9 +4,12 @@ import type { ToolError } from './errors.js';
 import {
   decodeUtf8,
   detectLineEndings,
+  escapeForDisplay,
+  escapeInvalidUtf8,
   findInvalidUtf8,
   findNul,
   hasBom,
+  hasDisplayUnsafe,
   isBinary,
   splitLines,
 } from './text.js';
@@ -121,5 +124,42 @@ describe('splitLines', () => {
     // a lone CR at the very end is content, as detectLineEndings says
     expect(splitLines('a\r')).toEqual(['a\r']);
     expect(splitLines('a\r\nb\r')).toEqual(['a', 'b\r']);
+  });
+});
+
+describe('escapeInvalidUtf8', () => {
+  const bytes = (...parts: Array<string | number[]>) =>
+    Buffer.concat(parts.map((p) => Buffer.from(p as string)));
+  it('escapes each byte outside valid UTF-8 as \\xHH and keeps valid characters', () => {
+    expect(escapeInvalidUtf8(bytes('file', [0xfe], '.txt'))).toBe('file\\xfe.txt');
+    expect(escapeInvalidUtf8(bytes('caf', [0xc3, 0xa9, 0xe9], '.md'))).toBe('café\\xe9.md');
+    // a truncated sequence, an overlong and a surrogate are escaped byte by byte
+    expect(escapeInvalidUtf8(bytes([0xe2, 0x82], 'x'))).toBe('\\xe2\\x82x');
+    expect(escapeInvalidUtf8(bytes([0xc0, 0xaf]))).toBe('\\xc0\\xaf');
+    expect(escapeInvalidUtf8(bytes([0xed, 0xa0, 0x80]))).toBe('\\xed\\xa0\\x80');
+    expect(escapeInvalidUtf8(bytes('plain 😀'))).toBe('plain 😀');
+  });
+});
+
+describe('escapeForDisplay', () => {
+  it('writes bidirectional controls, invisible characters and controls as \\u{XXXX}', () => {
+    expect(escapeForDisplay('invoice\u202Efdp.exe')).toBe('invoice\\u{202E}fdp.exe');
+    expect(escapeForDisplay('a\u200Bb\uFEFFc\u{E0041}d')).toBe('a\\u{200B}b\\u{FEFF}c\\u{E0041}d');
+    expect(escapeForDisplay('tab\there\nline')).toBe('tab\\u{0009}here\\u{000A}line');
+    expect(hasDisplayUnsafe('x\u2066y')).toBe(true);
+    expect(hasDisplayUnsafe('x\u2066y')).toBe(true); // no state kept between calls
+    // a joiner between ASCII letters only hides itself
+    expect(escapeForDisplay('pay\u200Dpal')).toBe('pay\\u{200D}pal');
+  });
+
+  it('leaves ordinary text, accents, scripts and emoji alone', () => {
+    for (const text of ['café/Ünïcödé.md', 'שלום.txt', 'عربي', '日本語', 'a b']) {
+      expect(escapeForDisplay(text)).toBe(text);
+      expect(hasDisplayUnsafe(text)).toBe(false);
+    }
+    // joiners doing their job: an emoji sequence, a Persian word
+    for (const text of ['👩\u200D👩\u200D👧.png', 'می\u200Cخواهم.md']) {
+      expect(escapeForDisplay(text)).toBe(text);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { ToolError } from './errors.js';
 
 /** Line-ending style of a text: `none` when it has no line break at all. */
@@ -142,3 +143,85 @@ export function splitLines(text: string): string[] {
   }
   return lines;
 }
+
+/**
+ * A name's bytes as text, each byte that is not part of valid UTF-8 escaped as `\xHH` (valid
+ * characters kept): how a file name that is not UTF-8, and so cannot be named in a request, is
+ * shown in an answer.
+ */
+export function escapeInvalidUtf8(bytes: Uint8Array): string {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let out = '';
+  let i = 0;
+  while (i < buf.length) {
+    const b = buf[i]!;
+    const need =
+      b < 0x80
+        ? 1
+        : b >= 0xc2 && b <= 0xdf
+          ? 2
+          : b >= 0xe0 && b <= 0xef
+            ? 3
+            : b >= 0xf0 && b <= 0xf4
+              ? 4
+              : 0;
+    const chunk = need > 0 ? buf.subarray(i, i + need) : undefined;
+    if (chunk && chunk.length === need && isUtf8(chunk)) {
+      out += chunk.toString('utf8');
+      i += need;
+    } else {
+      out += `\\x${b.toString(16).padStart(2, '0')}`;
+      i++;
+    }
+  }
+  return out;
+}
+
+/**
+ * Characters that make a text display as something other than what it is: C0 and C1 controls
+ * (tab and newline included) and DEL; the line and paragraph separators; the bidirectional
+ * marks, embeddings, overrides and isolates (U+202E and friends); and characters that show as
+ * nothing (soft hyphen, zero-width space, non-joiner and joiner, word joiner and invisible
+ * operators, the byte-order mark, the combining grapheme joiner, Hangul fillers, Mongolian
+ * free variation selectors and vowel separator, deprecated format controls, interlinear
+ * annotation controls and the tag characters).
+ */
+const DISPLAY_UNSAFE_CHARS =
+  /\u034f|\u17b4|\u17b5|\u180b|\u180c|\u180d|\u180f|[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]/gu;
+
+const DISPLAY_UNSAFE_ONE = new RegExp(DISPLAY_UNSAFE_CHARS.source, 'u');
+
+/** True when {@link escapeForDisplay} would change `text`. */
+export function hasDisplayUnsafe(text: string): boolean {
+  return DISPLAY_UNSAFE_ONE.test(text) && escapeForDisplay(text) !== text;
+}
+
+/**
+ * `text` safe to show a person: each character of {@link DISPLAY_UNSAFE_CHARS} written as
+ * `\u{XXXX}` (upper-case hex, at least four digits), so a name with a right-to-left override
+ * or a zero-width space shows what it really holds. The same text when there is none.
+ */
+export function escapeForDisplay(text: string): string {
+  if (!DISPLAY_UNSAFE_ONE.test(text)) return text;
+  return text.replace(DISPLAY_UNSAFE_CHARS, (c, at: number) =>
+    joins(c, text, at)
+      ? c
+      : `\\u{${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}}`,
+  );
+}
+
+/**
+ * True for a zero-width joiner or non-joiner doing its job: inside an emoji sequence (👩‍👧), or
+ * between two letters outside ASCII (Persian, Indic scripts), where it changes how they join.
+ */
+function joins(c: string, text: string, at: number): boolean {
+  if (c !== '\u200d' && c !== '\u200c') return false;
+  const before = text.slice(Math.max(0, at - 2), at);
+  const after = text.slice(at + 1, at + 3);
+  if (c === '\u200d' && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after)) return true;
+  return LETTER_BEFORE.test(before) && LETTER_AFTER.test(after);
+}
+const EMOJI_BEFORE = /(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\ufe0f)$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+const LETTER_BEFORE = /[^\p{ASCII}\P{L}]\p{M}*$|[^\p{ASCII}\P{L}]$/u;
+const LETTER_AFTER = /^[^\p{ASCII}\P{L}]/u;

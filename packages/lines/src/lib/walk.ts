@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Dirent, Stats } from 'node:fs';
 import {
+  escapeInvalidUtf8,
   isToolError,
   type OpenedDir,
   openDirInRootSync,
@@ -62,33 +63,7 @@ export interface WalkEvent {
   unnamed?: boolean;
 }
 
-/** A name's bytes as text, each byte that is not part of valid UTF-8 escaped as `\xHH`. */
-export function escapeInvalidUtf8(bytes: Buffer): string {
-  let out = '';
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    const need =
-      b < 0x80
-        ? 1
-        : b >= 0xc2 && b <= 0xdf
-          ? 2
-          : b >= 0xe0 && b <= 0xef
-            ? 3
-            : b >= 0xf0 && b <= 0xf4
-              ? 4
-              : 0;
-    const chunk = need > 0 ? bytes.subarray(i, i + need) : undefined;
-    if (chunk && chunk.length === need && isUtf8(chunk)) {
-      out += chunk.toString('utf8');
-      i += need;
-    } else {
-      out += `\\x${b.toString(16).padStart(2, '0')}`;
-      i++;
-    }
-  }
-  return out;
-}
+export { escapeInvalidUtf8 } from '@lectern/core';
 
 /**
  * The entries of a listing whose names are not valid UTF-8: their lossy decoded names (to drop
