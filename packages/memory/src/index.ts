@@ -48,6 +48,7 @@ export {
   searchOutputSchema,
   sourcesOutputSchema,
 } from './lib/schemas.js';
+export type { Unlisted } from './lib/unlisted.js';
 export { DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from './lib/walk.js';
 export {
   DEFAULT_MEMORY_MAX_FILE_BYTES,

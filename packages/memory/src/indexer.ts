@@ -11,7 +11,14 @@ import type { StoreContext } from './context.js';
 import { analyseChunk, noteLanguage } from './lib/analysis.js';
 import { MemoryError } from './lib/errors.js';
 import type { Language } from './lib/language.js';
-import { changeTime, type ResolvedSource, type WalkedFile, walkSourceAsync } from './lib/walk.js';
+import { mergeUnlisted, type Unlisted, unlistedOf } from './lib/unlisted.js';
+import {
+  changeTime,
+  type ResolvedSource,
+  type WalkedFile,
+  type WalkStats,
+  walkSourceAsync,
+} from './lib/walk.js';
 import { RACY_MS, READ_CONCURRENCY } from './limits.js';
 import type { ReindexError, ReindexOptions, ReindexResult } from './types.js';
 
@@ -104,14 +111,18 @@ export async function reindexSources(
   const counts = { added: 0, updated: 0, renamed: 0, removed: 0, unchanged: 0 };
 
   const walked: Array<{ source: ResolvedSource; files: WalkedFile[] }> = [];
+  const unlisted: Unlisted[] = [];
   for (const s of ctx.sources) {
     const watcher = ctx.watchers?.get(s.id);
+    const stats: WalkStats = { links: 0, special: 0, unreadable: 0, unnamed: [] };
     const files = watcher
       ? await watcher.walk({
           full,
-          walk: () => walkSourceAsync(s, { worker: ctx.statWorker }),
+          stats,
+          walk: () => walkSourceAsync(s, { worker: ctx.statWorker, stats }),
         })
-      : await walkSourceAsync(s, { worker: ctx.statWorker });
+      : await walkSourceAsync(s, { worker: ctx.statWorker, stats });
+    unlisted.push(unlistedOf(stats.unnamed, `${s.id}/`));
     if (files.length === 0) {
       warnings.push(
         `source "${s.id}" has no files matching ${s.include.join(', ')}; nothing is indexed from it.`,
@@ -367,6 +378,7 @@ export async function reindexSources(
     files: totals.files,
     chunks: totals.chunks,
     duration_ms: Math.round(performance.now() - t0),
+    unlisted: mergeUnlisted(unlisted),
     warnings,
   };
 }

@@ -1,5 +1,6 @@
 import type { StoreContext } from './context.js';
-import { walkSource } from './lib/walk.js';
+import { unlistedOf } from './lib/unlisted.js';
+import { type WalkStats, walkSource } from './lib/walk.js';
 import type { SourceStatus } from './types.js';
 
 /**
@@ -24,7 +25,8 @@ export async function sourceStatus(
     const sameRoot = ctx.backend.sharedAcrossMachines === true || recorded?.root === s.root.path;
     const pending = { new: 0, changed: 0, deleted: 0 };
     const seen = new Set<string>();
-    for (const f of walkSource(s)) {
+    const walkStats: WalkStats = { links: 0, special: 0, unreadable: 0, unnamed: [] };
+    for (const f of walkSource(s, walkStats)) {
       seen.add(f.path);
       const row = sameRoot ? rows.get(f.path) : undefined;
       if (row) {
@@ -46,6 +48,7 @@ export async function sourceStatus(
       indexed_at: recorded?.indexedAt ?? null,
       pending,
       problems: problems.size,
+      unlisted: unlistedOf(walkStats.unnamed),
     };
   });
   return { built: db.built, sources };

@@ -1,6 +1,7 @@
 import type { PostgresBackendOptions } from './backend/postgres/driver.js';
 import type { BackendFactory, SearchMatch } from './backend/types.js';
 import type { Language } from './lib/language.js';
+import type { Unlisted } from './lib/unlisted.js';
 
 /** One folder of notes to index. */
 export interface MemorySourceOptions {
@@ -180,6 +181,12 @@ export interface SourceStatus {
   pending: { new: number; changed: number; deleted: number };
   /** Files that could not be indexed last time (invalid UTF-8, binary, too large). */
   problems: number;
+  /**
+   * Entries of the folder passed over because their names are not valid UTF-8 (no request can
+   * name them): the count, and the first paths with each invalid byte as `\xHH`, folders
+   * (never entered) ending in `/`.
+   */
+  unlisted: Unlisted;
 }
 
 /** Result of `MemoryStore.listSources`. */
@@ -229,6 +236,11 @@ export interface ReindexResult {
   /** Chunks in the index after the reindex. */
   chunks: number;
   duration_ms: number;
+  /**
+   * Entries passed over because their names are not valid UTF-8, in every source: the count,
+   * and the first as `<source id>/<path>` with each invalid byte as `\xHH`, folders ending in `/`.
+   */
+  unlisted: Unlisted;
   warnings: string[];
 }
 

@@ -64,6 +64,13 @@ const T = {
     r_files: 'Files in the index afterwards.',
     r_chunks: 'Chunks in the index afterwards.',
     r_duration: 'How long the reindex took, in milliseconds.',
+    u_object:
+      'Entries left out because their names are not valid UTF-8, so no request can name them; never silently skipped. Rename them to index them.',
+    u_count: 'How many entries were left out.',
+    u_names:
+      'Their paths (the first 20), each invalid byte shown as \\xHH; a folder ends in / and was not entered.',
+    r_u_names:
+      'Their paths as `<source id>/<path>` (the first 20), each invalid byte shown as \\xHH; a folder ends in / and was not entered.',
   },
   es: {
     warnings:
@@ -129,10 +136,23 @@ const T = {
     r_files: 'Archivos en el índice al terminar.',
     r_chunks: 'Fragmentos en el índice al terminar.',
     r_duration: 'Duración de la reindexación, en milisegundos.',
+    u_object:
+      'Entradas omitidas porque su nombre no es UTF-8 válido, así que ninguna petición puede nombrarlas; nunca se omiten en silencio. Renómbralas para indexarlas.',
+    u_count: 'Cuántas entradas se omitieron.',
+    u_names:
+      'Sus rutas (las 20 primeras), cada byte inválido escrito como \\xHH; una carpeta termina en / y no se recorrió.',
+    r_u_names:
+      'Sus rutas como `<fuente>/<ruta>` (las 20 primeras), cada byte inválido escrito como \\xHH; una carpeta termina en / y no se recorrió.',
   },
 } as const;
 
 const count = (text: string) => z.number().int().min(0).describe(text);
+
+type Texts = (typeof T)[MemoryLocale];
+const unlisted = (t: Texts, names: string) =>
+  z
+    .object({ count: count(t.u_count), names: z.array(z.string()).max(20).describe(names) })
+    .describe(t.u_object);
 
 /** Output schema of the search tool, described in `locale`. */
 export function searchOutputSchema(locale: MemoryLocale = 'en') {
@@ -201,6 +221,7 @@ export function sourcesOutputSchema(locale: MemoryLocale = 'en') {
             })
             .describe(t.s_pending),
           problems: count(t.s_problems),
+          unlisted: unlisted(t, t.u_names),
         }),
       )
       .describe(t.sources),
@@ -230,6 +251,7 @@ export function reindexOutputSchema(locale: MemoryLocale = 'en') {
     files: count(t.r_files),
     chunks: count(t.r_chunks),
     duration_ms: count(t.r_duration),
+    unlisted: unlisted(t, t.r_u_names),
     warnings: z.array(z.string()).describe(t.warnings),
   });
 }

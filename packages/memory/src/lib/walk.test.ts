@@ -60,7 +60,7 @@ describe('walkSource', () => {
     dir.write('node_modules/p/d.md', 'x');
     dir.write('image.png', 'x');
     symlinkSync(join(dir.path, 'a.md'), join(dir.path, 'link.md'));
-    const stats: WalkStats = { links: 0, special: 0, unreadable: 0 };
+    const stats: WalkStats = { links: 0, special: 0, unreadable: 0, unnamed: [] };
     const files = walkSource(source(), stats);
     expect(files.map((f) => f.key).sort()).toEqual(['n/a.md', 'n/sub/b.txt']);
     const a = files.find((f) => f.path === 'a.md')!;
@@ -318,6 +318,68 @@ describe('walkSourceAsync', () => {
       }
     } finally {
       outside.cleanup();
+    }
+  });
+});
+
+describe('names that are not UTF-8 (issue 30 #14)', () => {
+  /** Creates `rel` (segments joined by `/`, byte arrays for invalid bytes) under the folder. */
+  const at = (...parts: Array<string | number[]>) =>
+    Buffer.concat([
+      Buffer.from(`${dir.path}/`),
+      ...parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))),
+    ]);
+  function seed(): void {
+    dir.write('ok.md', 'fine\n');
+    dir.write('sub/fine.md', 'fine\n');
+    writeFileSync(at('note', [0xfe], '.md'), 'lost\n');
+    writeFileSync(at('image', [0xfe], '.png'), 'not included\n');
+    writeFileSync(at('.hid', [0xfe], '.md'), 'hidden\n');
+    mkdirSync(at('bad', [0xff], 'dir'));
+    writeFileSync(at('bad', [0xff], 'dir/inside.md'), 'lost too\n');
+    writeFileSync(at('sub/caf', [0xc3, 0xa9, 0xe9], '.md'), 'lost\n');
+    mkdirSync(at('node_modules'));
+    mkdirSync(at('node_modules/p', [0xff]));
+    symlinkSync(join(dir.path, 'ok.md'), at('link', [0xfe], '.md'));
+  }
+  const expected = ['bad\\xffdir/', 'note\\xfe.md', 'sub/café\\xe9.md'];
+
+  test('walkSource reports each skipped file and folder, escaped, and walks the rest', () => {
+    seed();
+    const stats: WalkStats = { links: 0, special: 0, unreadable: 0, unnamed: [] };
+    expect(listed(source())).toEqual(['n/ok.md', 'n/sub/fine.md']);
+    const files = walkSource(source(), stats);
+    expect(files.map((f) => f.key).sort()).toEqual(['n/ok.md', 'n/sub/fine.md']);
+    // Not included (.png), hidden, and inside an excluded folder: skipped by the rules, as
+    // with valid names; the link is counted as a link.
+    expect([...stats.unnamed].sort()).toEqual(expected);
+    expect(stats.links).toBe(1);
+  });
+
+  test('a cached listing still reports them, and the stat worker path does too', async () => {
+    seed();
+    age('');
+    age('sub');
+    const cache = new WalkCache();
+    const s = source(cache);
+    for (let round = 0; round < 2; round++) {
+      const stats: WalkStats = { links: 0, special: 0, unreadable: 0, unnamed: [] };
+      walkSource(s, stats);
+      expect([...stats.unnamed].sort()).toEqual(expected);
+    }
+    const worker = new StatWorker();
+    try {
+      const stats: WalkStats = { links: 0, special: 0, unreadable: 0, unnamed: [] };
+      const files = await walkSourceAsync(s, {
+        stats,
+        worker,
+        workerMinFiles: 1,
+        adaptive: false,
+      });
+      expect(files.map((f) => f.key).sort()).toEqual(['n/ok.md', 'n/sub/fine.md']);
+      expect([...stats.unnamed].sort()).toEqual(expected);
+    } finally {
+      await worker.close();
     }
   });
 });

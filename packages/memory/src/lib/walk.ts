@@ -1,5 +1,12 @@
+import { isUtf8 } from 'node:buffer';
 import { type Dirent, lstatSync, type Stats } from 'node:fs';
-import { isToolError, type OpenedDir, openDirInRootSync, type Root } from '@lectern/core';
+import {
+  escapeInvalidUtf8,
+  isToolError,
+  type OpenedDir,
+  openDirInRootSync,
+  type Root,
+} from '@lectern/core';
 import picomatch from 'picomatch';
 import type { StatWorker } from './stat-worker.js';
 
@@ -61,6 +68,13 @@ export interface WalkStats {
   special: number;
   /** Folders that could not be read. */
   unreadable: number;
+  /**
+   * Entries passed over because their names are not valid UTF-8 (no request can name them):
+   * their paths in the source, each invalid byte shown as `\xHH`, a folder's with a trailing
+   * `/` (never entered). Only entries the walk would otherwise take: not hidden, files the
+   * include globs match, folders not excluded.
+   */
+  unnamed: string[];
 }
 
 /** What one folder held when it was last listed. */
@@ -75,6 +89,8 @@ export interface ListedFolder {
   folders: string[];
   links: number;
   special: number;
+  /** Entries whose names are not valid UTF-8, as {@link WalkStats.unnamed} shows them. */
+  unnamed: string[];
 }
 
 /**
@@ -122,10 +138,13 @@ export function listFolder(
     folders: [],
     links: 0,
     special: 0,
+    unnamed: [],
   };
+  const lossy = unnamedEntries(source, dir, entries, listed);
   for (const entry of entries) {
     const name = entry.name;
     if (name.startsWith('.')) continue;
+    if (lossy?.has(name)) continue;
     const childRel = rel === '' ? name : `${rel}/${name}`;
     let kind = direntKind(entry);
     if (kind === 'unknown') {
@@ -149,6 +168,47 @@ export function listFolder(
     }
   }
   return listed;
+}
+
+/**
+ * Finds the entries of a listing whose names are not valid UTF-8 (readdir decodes them with
+ * U+FFFD, and that name finds no file), records those the walk would take in
+ * `listed.unnamed`, and returns their decoded names, to leave out of the listing. Undefined
+ * when every name is valid (the common case costs one scan for U+FFFD).
+ */
+function unnamedEntries(
+  source: ResolvedSource,
+  dir: OpenedDir,
+  entries: readonly Dirent[],
+  listed: ListedFolder,
+): Set<string> | undefined {
+  if (!entries.some((e) => e.name.includes('\uFFFD'))) return undefined;
+  let raw: Buffer[];
+  try {
+    raw = dir.listRaw();
+  } catch {
+    return undefined;
+  }
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const lossy = new Set<string>();
+  const rel = dir.relativePath;
+  for (const bytes of raw) {
+    if (isUtf8(bytes)) continue;
+    const decoded = bytes.toString('utf8');
+    lossy.add(decoded);
+    const shown = escapeInvalidUtf8(bytes);
+    if (shown.startsWith('.')) continue; // hidden, as any name starting with a dot
+    const childRel = rel === '' ? shown : `${rel}/${shown}`;
+    const entry = byName.get(decoded);
+    const kind = entry ? direntKind(entry) : 'unknown';
+    if (kind === 'link') listed.links++;
+    else if (kind === 'special') listed.special++;
+    else if (kind === 'dir') {
+      if (!source.excludesFolder(childRel)) listed.unnamed.push(`${childRel}/`);
+    } else if (source.matches(childRel)) listed.unnamed.push(childRel);
+  }
+  listed.unnamed.sort();
+  return lossy;
 }
 
 /** A listed folder whose files are to be stat'ed, with the identity of the folder held. */
@@ -350,6 +410,7 @@ function walkOne(
   if (stats) {
     stats.links += listed.links;
     stats.special += listed.special;
+    for (const name of listed.unnamed) stats.unnamed.push(name);
   }
   if (listed.files.length > 0) {
     out.push({

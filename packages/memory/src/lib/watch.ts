@@ -8,6 +8,7 @@ import {
   type ResolvedSource,
   statInFolder,
   type WalkedFile,
+  type WalkStats,
   walkedFile,
   walkSourceAsync,
 } from './walk.js';
@@ -123,11 +124,27 @@ export class SourceWatcher {
 
   /**
    * The source's files, as {@link walkSourceAsync} lists them. Watched when it can be, else a
-   * full walk that sets the watchers up again.
+   * full walk that sets the watchers up again. `stats.unnamed` gets the entries whose names are
+   * not UTF-8 (from the listings this walk holds; the `walk` fallback fills it itself).
    */
   async walk(
-    options: { full?: boolean; walk?: () => Promise<WalkedFile[]> } = {},
+    options: { full?: boolean; walk?: () => Promise<WalkedFile[]>; stats?: WalkStats } = {},
   ): Promise<WalkedFile[]> {
+    const files = await this.walkFiles(options);
+    if (options.stats && this.lastWalk === 'watched') this.addUnnamed(options.stats);
+    return files;
+  }
+
+  /** Adds every watched folder's entries whose names are not UTF-8 to `stats`. */
+  private addUnnamed(stats: WalkStats): void {
+    for (const f of this.folders.values()) for (const n of f.listed.unnamed) stats.unnamed.push(n);
+  }
+
+  private async walkFiles(options: {
+    full?: boolean;
+    walk?: () => Promise<WalkedFile[]>;
+    stats?: WalkStats;
+  }): Promise<WalkedFile[]> {
     if (this.armed) await this.drain();
     let reason: string | undefined;
     if (this.closed) reason = 'the store is closed';
@@ -149,9 +166,9 @@ export class SourceWatcher {
     this.disarm();
     if (this.closed || this.backoff > 0) {
       if (this.backoff > 0) this.backoff--;
-      return options.walk ? options.walk() : walkSourceAsync(this.source);
+      return options.walk ? options.walk() : walkSourceAsync(this.source, { stats: options.stats });
     }
-    return this.armWalk();
+    return this.armWalk(options.stats);
   }
 
   /** Closes every watcher; later walks are plain full walks. */
@@ -209,7 +226,7 @@ export class SourceWatcher {
   }
 
   /** A full walk that watches each folder before listing it. */
-  private armWalk(): WalkedFile[] {
+  private armWalk(stats?: WalkStats): WalkedFile[] {
     const out: WalkedFile[] = [];
     let top: OpenedDir;
     try {
@@ -224,6 +241,7 @@ export class SourceWatcher {
     } finally {
       top.close();
     }
+    if (stats) this.addUnnamed(stats);
     if (this.broken) {
       // A watcher could not start: this walk's files are right, but nothing watches them.
       this.lastReason = this.broken;
@@ -265,7 +283,16 @@ export class SourceWatcher {
       rel,
       dev: dir.stat.dev,
       ino: dir.stat.ino,
-      listed: { mtime: 0, ino: 0, trusted: false, files: [], folders: [], links: 0, special: 0 },
+      listed: {
+        mtime: 0,
+        ino: 0,
+        trusted: false,
+        files: [],
+        folders: [],
+        links: 0,
+        special: 0,
+        unnamed: [],
+      },
       fileAt: new Map(),
       folderNames: new Set(),
       stats: [],

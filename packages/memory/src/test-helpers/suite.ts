@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { formsTests } from './suite-forms.js';
-import { hardeningTests } from './suite-hardening.js';
+import { hardeningTests, hardeningToolTests } from './suite-hardening.js';
 import { memoriaTests } from './suite-memoria.js';
 import { storeTests } from './suite-store.js';
 import { toolTests } from './suite-tools.js';
@@ -22,4 +22,5 @@ export function memoryBackendSuite(target: BackendUnderTest): void {
   describe(`word forms on ${target.name}`, () => formsTests(target));
   describe(`watched notes on ${target.name}`, () => watchTests(target));
   describe(`hardening on ${target.name}`, () => hardeningTests(target));
+  describe(`hardening tools on ${target.name}`, () => hardeningToolTests(target));
 }
