@@ -19,8 +19,20 @@ export const RAW_LIMITS = Object.freeze({
   maxNearPhrases: 8,
 });
 
-/** Time a raw expression may take on the embedded (SQLite) index before it is stopped, in ms. */
+/**
+ * Time a raw expression may take before it is stopped, in ms: on the embedded (SQLite) index
+ * in a timing process, on PostgreSQL as the statements' `statement_timeout`.
+ */
 export const RAW_BUDGET_MS = 2000;
+
+/** The `QUERY_TOO_SLOW` error of a raw expression stopped past its time budget. */
+export function rawTooSlow(budgetMs: number): MemoryError {
+  return new MemoryError(
+    'QUERY_TOO_SLOW',
+    `{param:query} ran past the ${budgetMs} ms time budget of a raw query and was stopped; use fewer prefix terms or a narrower NEAR (or phrase distance), or call again without {param:raw}.`,
+    { param: 'query', details: { budget_ms: budgetMs } },
+  );
+}
 /** Time allowed to start the timing process and open the index, before the budget runs. */
 const STARTUP_ALLOWANCE_MS = 30_000;
 
@@ -148,13 +160,7 @@ export async function timeRawQuery(
       });
     },
   );
-  if (outcome === 'timeout') {
-    throw new MemoryError(
-      'QUERY_TOO_SLOW',
-      `{param:query} ran past the ${budgetMs} ms time budget of a raw query and was stopped; use fewer prefix terms or a narrower NEAR, or call again without {param:raw}.`,
-      { param: 'query', details: { budget_ms: budgetMs } },
-    );
-  }
+  if (outcome === 'timeout') throw rawTooSlow(budgetMs);
   // Anything but bad syntax (the database busy or being replaced): the search itself will say.
   if (!outcome.ok && outcome.code === 'SQLITE_ERROR') {
     throw new RawQueryError(outcome.message ?? '');

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { ToolError } from '@lectern/core';
 import type * as Pg from 'pg';
 import { MemoryError } from '../../lib/errors.js';
+import { RAW_BUDGET_MS, rawTooSlow } from '../../lib/raw-guard.js';
 import {
   type BackendContext,
   type BackendFactory,
@@ -78,6 +79,7 @@ class PostgresBackend implements MemoryBackend {
   private readonly lockKey: number;
   private readonly searcher: PgSearch;
   private cache: WriterCache | undefined;
+  private readonly rawBudgetMs: number;
   private built = false;
   private closed = false;
 
@@ -93,6 +95,14 @@ class PostgresBackend implements MemoryBackend {
     this.sql = statements(names);
     this.location = `${location}${location.includes('?') ? '&' : '?'}schema=${names.schema}`;
     const machine = options.machine ?? hostname();
+    const budget = options.rawBudgetMs ?? RAW_BUDGET_MS;
+    if (!Number.isInteger(budget) || budget < 1) {
+      throw new ToolError(
+        'INVALID_OPTIONS',
+        `rawBudgetMs must be a whole number of milliseconds of at least 1, got ${JSON.stringify(budget)}.`,
+      );
+    }
+    this.rawBudgetMs = budget;
     this.origins = new Map(context.sources.map((s) => [s.id, `${machine}:${s.root}`]));
     this.originSources = [...this.origins.keys()];
     this.originValues = [...this.origins.values()];
@@ -185,9 +195,23 @@ class PostgresBackend implements MemoryBackend {
    * page's chunk and file details, and the index's languages are read together, so the result
    * comes from one snapshot without an explicit transaction. The any-term fallback adds one
    * statement (its own snapshot). A path filter reads the file list first, so that case runs in
-   * a read-only transaction to keep one snapshot.
+   * a read-only transaction to keep one snapshot; so does a raw expression, under its time
+   * budget (`statement_timeout`).
    */
   search(request: SearchRequest): Promise<SearchPage> {
+    if (request.query.kind === 'raw') {
+      // A raw expression can cost far more than its words (prefix terms, phrase distances):
+      // every statement of it runs under the budget, and one stopped by it is QUERY_TOO_SLOW.
+      return this.snapshot(async (c) => {
+        await c.query(`SET LOCAL statement_timeout = ${this.rawBudgetMs}`);
+        try {
+          return await this.searcher.search((q) => c.query(q), request);
+        } catch (error) {
+          if ((error as { code?: string }).code === '57014') throw rawTooSlow(this.rawBudgetMs);
+          throw error;
+        }
+      });
+    }
     if (request.pathFilter) {
       return this.snapshot((c) => this.searcher.search((q) => c.query(q), request));
     }

@@ -49,6 +49,12 @@ export interface PostgresBackendOptions extends PostgresConnectionOptions {
    * folder of each source it tells apart what each machine saw on its own disk.
    */
   machine?: string;
+  /**
+   * Time a raw (`tsquery`) search may run on the server, in ms (default 2000, as on SQLite):
+   * its statements run with this `statement_timeout`, and a search stopped by it fails with
+   * `QUERY_TOO_SLOW`, so one expression cannot hold a connection and the server's CPU.
+   */
+  rawBudgetMs?: number;
 }
 
 /**
