@@ -1,4 +1,12 @@
-import { defineTool, jsonBytes, OutputBudget, READ_ONLY, sha256, ToolError } from '@lectern/core';
+import {
+  defineTool,
+  escapeForDisplay,
+  jsonBytes,
+  OutputBudget,
+  READ_ONLY,
+  sha256,
+  ToolError,
+} from '@lectern/core';
 import { z } from 'zod';
 import { formatBytes, type LinesContext } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
@@ -15,6 +23,8 @@ type Position = { p: string; d: boolean } | { s: string; x: string };
 
 interface Entry {
   path: string;
+  /** The path with invisible and direction-changing characters escaped; only when it differs. */
+  display?: string;
   type: 'file' | 'directory';
   size: number | null;
   modified: string;
@@ -146,7 +156,15 @@ export function listFilesTool(ctx: LinesContext) {
     entries: z
       .array(
         z.object({
-          path: z.string().describe('Path relative to the workspace; pass it to read_text.'),
+          path: z
+            .string()
+            .describe('Path relative to the workspace, exactly as on disk; pass it to read_text.'),
+          display: z
+            .string()
+            .optional()
+            .describe(
+              'Only when the path holds invisible, control or direction-changing characters (U+202E, zero-width spaces): the path with each written as \\u{XXXX}, to show people; read_text still takes path.',
+            ),
           type: z.enum(['file', 'directory']).describe('Entry type.'),
           size: z.number().int().nullable().describe('Size in bytes; null for folders.'),
           modified: z.string().describe('Last modification time, ISO 8601 UTC.'),
@@ -173,7 +191,7 @@ export function listFilesTool(ctx: LinesContext) {
         names: z
           .array(z.string())
           .describe(
-            `Their paths (first ${MAX_UNLISTED_NAMES}), each invalid byte shown as \\xHH; folders among them are not entered.`,
+            `Their paths (first ${MAX_UNLISTED_NAMES}), each invalid byte shown as \\xHH and invisible characters as \\u{XXXX}; folders among them are not entered.`,
           ),
       })
       .describe(
@@ -248,8 +266,9 @@ export function listFilesTool(ctx: LinesContext) {
       const commit = () => {
         for (const name of pending) {
           unlisted.count++;
-          if (unlisted.names.length < MAX_UNLISTED_NAMES && budget.take(name)) {
-            unlisted.names.push(name);
+          const shown = escapeForDisplay(name);
+          if (unlisted.names.length < MAX_UNLISTED_NAMES && budget.take(shown)) {
+            unlisted.names.push(shown);
           }
         }
         pending.length = 0;
@@ -269,8 +288,10 @@ export function listFilesTool(ctx: LinesContext) {
           const st = event.stat ?? null;
           // removed, or replaced by something else, since it was listed
           if (st !== null && (event.type === 'file' ? st.isFile() : st.isDirectory())) {
+            const shown = escapeForDisplay(event.path);
             const entry: Entry = {
               path: event.path,
+              ...(shown !== event.path ? { display: shown } : {}),
               type: event.type,
               size: event.type === 'file' ? st.size : null,
               modified: st.mtime.toISOString(),

@@ -1,4 +1,4 @@
-import { defineTool, READ_ONLY, ToolError } from '@lectern/core';
+import { defineTool, escapeForDisplay, READ_ONLY, ToolError } from '@lectern/core';
 import { z } from 'zod';
 import { formatBytes, type LinesContext } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
@@ -104,7 +104,15 @@ export function searchTextTool(ctx: LinesContext) {
     matches: z
       .array(
         z.object({
-          path: z.string().describe('File path relative to the workspace; pass it to read_text.'),
+          path: z
+            .string()
+            .describe('File path relative to the workspace, as on disk; pass it to read_text.'),
+          display: z
+            .string()
+            .optional()
+            .describe(
+              'Only when the path holds invisible, control or direction-changing characters: the path with each written as \\u{XXXX}, to show people.',
+            ),
           line: z
             .number()
             .int()
@@ -330,7 +338,9 @@ export function searchTextTool(ctx: LinesContext) {
           const skipTo = resume && resume.p === path && resume.l !== null ? resume.l : 0;
           for (const m of result.matches) {
             if (m.line <= skipTo) continue;
-            const entry: LineMatch & { path: string } = { path, ...m };
+            const entry: LineMatch & { path: string; display?: string } = { path, ...m };
+            const shown = escapeForDisplay(path);
+            if (shown !== path) entry.display = shown;
             const cost = jsonBytes(entry) + 1;
             if (out.matches.length === maxMatches) {
               out.has_more = true;
