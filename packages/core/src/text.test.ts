@@ -152,6 +152,20 @@ describe('escapeForDisplay', () => {
     expect(escapeForDisplay('pay\u200Dpal')).toBe('pay\\u{200D}pal');
   });
 
+  it('with a length bound, keeps the beginning and the end, never cutting inside an escape', () => {
+    const long = `${'\u0001'.repeat(300)}invoice\u202Efdp.exe`;
+    const shown = escapeForDisplay(long, 101);
+    expect(shown.length).toBeLessThanOrEqual(101);
+    expect(shown.startsWith('\\u{0001}')).toBe(true);
+    expect(shown.endsWith('invoice\\u{202E}fdp.exe')).toBe(true);
+    expect(shown).toContain('…');
+    expect(shown.replace(/\\u\{[0-9A-F]{4,5}\}/g, '')).not.toMatch(/[\\{}]/);
+    expect(escapeForDisplay('a\u202Eb', 101)).toBe('a\\u{202E}b');
+    expect(escapeForDisplay(`${'😀'.repeat(100)}`, 51)).not.toMatch(
+      /[\ud800-\udbff](?![\udc00-\udfff])/,
+    );
+  });
+
   it('leaves ordinary text, accents, scripts and emoji alone', () => {
     for (const text of ['café/Ünïcödé.md', 'שלום.txt', 'عربي', '日本語', 'a b']) {
       expect(escapeForDisplay(text)).toBe(text);

@@ -201,7 +201,41 @@ export function hasDisplayUnsafe(text: string): boolean {
  * `\u{XXXX}` (upper-case hex, at least four digits), so a name with a right-to-left override
  * or a zero-width space shows what it really holds. The same text when there is none.
  */
-export function escapeForDisplay(text: string): string {
+export function escapeForDisplay(text: string): string;
+/**
+ * With `maxChars`: an escaped text longer than that keeps its beginning and its end (where a
+ * file name's extension is) around a `…`, never cutting inside an escape or a surrogate pair.
+ */
+export function escapeForDisplay(text: string, maxChars: number): string;
+export function escapeForDisplay(text: string, maxChars?: number): string {
+  const shown = escapeAll(text);
+  if (maxChars === undefined || shown.length <= maxChars) return shown;
+  const half = Math.max(1, Math.floor((maxChars - 1) / 2));
+  return `${cutEnd(shown, half)}…${cutStart(shown, half)}`;
+}
+
+/** The first `n` characters of an escaped text, shorter rather than inside `\u{…}` or a pair. */
+function cutEnd(text: string, n: number): string {
+  let end = n;
+  const open = text.lastIndexOf('\\u{', end);
+  if (open !== -1 && open < end && text.indexOf('}', open) >= end) end = open;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+/** The last `n` characters of an escaped text, shorter rather than inside `\u{…}` or a pair. */
+function cutStart(text: string, n: number): string {
+  let start = text.length - n;
+  const open = text.lastIndexOf('\\u{', start);
+  const close = open === -1 ? -1 : text.indexOf('}', open);
+  if (open !== -1 && open < start && close >= start) start = close + 1;
+  const c = text.charCodeAt(start);
+  if (c >= 0xdc00 && c <= 0xdfff) start += 1;
+  return text.slice(start);
+}
+
+function escapeAll(text: string): string {
   if (!DISPLAY_UNSAFE_ONE.test(text)) return text;
   return text.replace(DISPLAY_UNSAFE_CHARS, (c, at: number) =>
     joins(c, text, at)

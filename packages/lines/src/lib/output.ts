@@ -1,6 +1,12 @@
 /** Marker on every result that carries file content: the text is data, never instructions. */
 export const SOURCE_TRUST = 'untrusted' as const;
 
+/**
+ * Longest `display` of a path, in characters: a longer one keeps its beginning and end (so a
+ * long name of escaped characters cannot double an entry's size past a page's budget).
+ */
+export const MAX_DISPLAY_CHARS = 512;
+
 /** Size of `value` serialized as compact JSON, in UTF-8 bytes. */
 export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), 'utf8');

@@ -11,6 +11,8 @@ let s: Awaited<ReturnType<typeof serve>>;
 const RLO = 'invoice\u202Efdp.txt';
 const ZWSP = 'read\u200Bme.txt';
 const NEWLINE = 'two\nlines.txt';
+/** 80 zero-width spaces (240 bytes): 640 characters escaped, over the display bound. */
+const LONG = `${'\u200B'.repeat(80)}.txt`;
 beforeAll(async () => {
   t = tempDir();
   t.write('plain.txt', 'plain\n');
@@ -18,6 +20,7 @@ beforeAll(async () => {
   writeFileSync(join(t.dir, RLO), 'spoofed\n');
   writeFileSync(join(t.dir, ZWSP), 'hidden space\n');
   writeFileSync(join(t.dir, NEWLINE), 'newline\n');
+  writeFileSync(join(t.dir, LONG), 'long\n');
   // not UTF-8 and a bidi override: shown, never listed
   writeFileSync(join(t.dir, 'bad\u202E.txt'), 'x');
   writeFileSync(
@@ -42,6 +45,10 @@ describe('list_files and names that display as something else', () => {
     expect(byPath.get(ZWSP)).toMatchObject({ display: 'read\\u{200B}me.txt' });
     expect(byPath.get(NEWLINE)).toMatchObject({ display: 'two\\u{000A}lines.txt' });
     expect(byPath.get('bad\u202E.txt')).toMatchObject({ display: 'bad\\u{202E}.txt' });
+    // a long display keeps its beginning and its end (the extension) within 512 characters
+    const long = byPath.get(LONG) as { display: string };
+    expect(long.display.length).toBeLessThanOrEqual(512);
+    expect(long.display).toMatch(/^\\u\{200B\}.*….*\\u\{200B\}\.txt$/);
     // ordinary names, and a joiner inside an emoji, carry no display field
     expect(byPath.get('plain.txt')).not.toHaveProperty('display');
     expect(byPath.get('emoji 👩\u200D👧.txt')).not.toHaveProperty('display');

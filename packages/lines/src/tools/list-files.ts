@@ -12,6 +12,7 @@ import { formatBytes, type LinesContext } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
 import { checkStart } from '../lib/folder.js';
 import { compileGlobs } from '../lib/glob.js';
+import { MAX_DISPLAY_CHARS } from '../lib/output.js';
 import { type WalkEvent, type WalkOptions, type WalkPosition, walkTree } from '../lib/walk.js';
 
 /**
@@ -163,7 +164,7 @@ export function listFilesTool(ctx: LinesContext) {
             .string()
             .optional()
             .describe(
-              'Only when the path holds invisible, control or direction-changing characters (U+202E, zero-width spaces): the path with each written as \\u{XXXX}, to show people; read_text still takes path.',
+              'Only when the path holds invisible, control or direction-changing characters (U+202E, zero-width spaces): the path with each written as \\u{XXXX}, to show people (over 512 characters, its beginning and end around …); read_text still takes path.',
             ),
           type: z.enum(['file', 'directory']).describe('Entry type.'),
           size: z.number().int().nullable().describe('Size in bytes; null for folders.'),
@@ -288,7 +289,7 @@ export function listFilesTool(ctx: LinesContext) {
           const st = event.stat ?? null;
           // removed, or replaced by something else, since it was listed
           if (st !== null && (event.type === 'file' ? st.isFile() : st.isDirectory())) {
-            const shown = escapeForDisplay(event.path);
+            const shown = escapeForDisplay(event.path, MAX_DISPLAY_CHARS);
             const entry: Entry = {
               path: event.path,
               ...(shown !== event.path ? { display: shown } : {}),

@@ -6,7 +6,7 @@ import { checkStart } from '../lib/folder.js';
 import { compileGlobs } from '../lib/glob.js';
 import type { FileMatches, LineMatch } from '../lib/match.js';
 import { scanInOrder } from '../lib/ordered-scan.js';
-import { jsonBytes, SOURCE_TRUST } from '../lib/output.js';
+import { jsonBytes, MAX_DISPLAY_CHARS, SOURCE_TRUST } from '../lib/output.js';
 import { compileQuery, scanParams } from '../lib/query.js';
 import { RegexScanner } from '../lib/regex-runner.js';
 import { walkTree } from '../lib/walk.js';
@@ -111,7 +111,7 @@ export function searchTextTool(ctx: LinesContext) {
             .string()
             .optional()
             .describe(
-              'Only when the path holds invisible, control or direction-changing characters: the path with each written as \\u{XXXX}, to show people.',
+              'Only when the path holds invisible, control or direction-changing characters: the path with each written as \\u{XXXX}, to show people (over 512 characters, its beginning and end around …).',
             ),
           line: z
             .number()
@@ -339,7 +339,7 @@ export function searchTextTool(ctx: LinesContext) {
           for (const m of result.matches) {
             if (m.line <= skipTo) continue;
             const entry: LineMatch & { path: string; display?: string } = { path, ...m };
-            const shown = escapeForDisplay(path);
+            const shown = escapeForDisplay(path, MAX_DISPLAY_CHARS);
             if (shown !== path) entry.display = shown;
             const cost = jsonBytes(entry) + 1;
             if (out.matches.length === maxMatches) {
