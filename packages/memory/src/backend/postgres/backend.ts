@@ -152,13 +152,21 @@ class PostgresBackend implements MemoryBackend {
     }
   }
 
-  /** Runs `fn` in one read-only snapshot (every statement sees the same committed index). */
-  private snapshot<T>(fn: (c: Pg.PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` in one read-only snapshot (every statement sees the same committed index), its
+   * statements bounded by `statement_timeout` when `timeoutMs` is given (set in the same round
+   * trip as the BEGIN).
+   */
+  private snapshot<T>(fn: (c: Pg.PoolClient) => Promise<T>, timeoutMs?: number): Promise<T> {
     return this.use(async () => {
       const c = await this.pool.connect();
       let broken = false;
       try {
-        await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        await c.query(
+          timeoutMs === undefined
+            ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'
+            : `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`,
+        );
         const result = await fn(c);
         await c.query('COMMIT');
         return result;
@@ -203,14 +211,13 @@ class PostgresBackend implements MemoryBackend {
       // A raw expression can cost far more than its words (prefix terms, phrase distances):
       // every statement of it runs under the budget, and one stopped by it is QUERY_TOO_SLOW.
       return this.snapshot(async (c) => {
-        await c.query(`SET LOCAL statement_timeout = ${this.rawBudgetMs}`);
         try {
           return await this.searcher.search((q) => c.query(q), request);
         } catch (error) {
           if ((error as { code?: string }).code === '57014') throw rawTooSlow(this.rawBudgetMs);
           throw error;
         }
-      });
+      }, this.rawBudgetMs);
     }
     if (request.pathFilter) {
       return this.snapshot((c) => this.searcher.search((q) => c.query(q), request));

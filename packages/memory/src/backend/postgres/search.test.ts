@@ -93,13 +93,16 @@ if (url) {
           // source: one more, for the files of the source.
           expect(r.sent, JSON.stringify(options)).toHaveLength(options.source ? 5 : 4);
         }
-        // A raw query: its matches first.
+        expect(counter.texts.filter((t) => /^\s*(BEGIN|COMMIT)/i.test(t))).toEqual([]);
+        // A raw query: its matches first, all inside one transaction whose statements carry
+        // the raw time budget (BEGIN and SET LOCAL in one round trip), so two more.
         const raw = await counter.during(() =>
           store.search({ query: 'deploy | canary', raw: true }),
         );
         expect(raw.value.results.length).toBeGreaterThan(0);
-        expect(raw.sent).toHaveLength(5);
-        expect(counter.texts.filter((t) => /^\s*(BEGIN|COMMIT)/i.test(t))).toEqual([]);
+        expect(raw.sent).toHaveLength(7);
+        expect(raw.sent[0]).toMatch(/^BEGIN .*READ ONLY; SET LOCAL statement_timeout = 2000$/);
+        expect(raw.sent.at(-1)).toBe('COMMIT');
       } finally {
         counter.restore();
       }
