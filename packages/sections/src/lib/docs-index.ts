@@ -53,6 +53,7 @@ import {
   trimLineBreak,
   unpackBlocks,
 } from './stored.js';
+import { unnamedEntries } from './unnamed.js';
 
 /** Default size cap of one document: 10 MiB. */
 export const DEFAULT_MAX_DOC_BYTES = 10 * 1024 * 1024;
@@ -734,7 +735,11 @@ export class DocsIndex {
    * Each folder is opened inside its parent's descriptor without following links and listed
    * through it (core's `OpenedDir`), so a folder swapped for a link mid-walk is never entered.
    */
-  private walk(root: RootEntry, out: Listed[]): void {
+  private walk(
+    root: RootEntry,
+    out: Listed[],
+    unnamed: Array<{ root: RootEntry; relPath: string }>,
+  ): void {
     let top: OpenedDir;
     try {
       top = openDirInRootSync(root.root, '');
@@ -753,8 +758,15 @@ export class DocsIndex {
         return; // vanished or unreadable folder
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // Names that are not UTF-8 cannot be read or named: reported, never dropped silently.
+      const bad = unnamedEntries(dir, entries);
+      for (const u of bad?.shown ?? []) {
+        if (skipName(u.name) || (!u.isDir && !isMarkdownPath(u.name))) continue;
+        const relPath = rel === '' ? u.name : `${rel}/${u.name}`;
+        unnamed.push({ root, relPath: u.isDir ? `${relPath}/` : relPath });
+      }
       for (const e of entries) {
-        if (skipName(e.name)) continue;
+        if (skipName(e.name) || bad?.lossy.has(e.name)) continue;
         const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
         if (e.isSymbolicLink()) continue;
         if (e.isDirectory()) {
@@ -817,17 +829,24 @@ export class DocsIndex {
 
   /**
    * Every document of every root, parsed (from cache when unchanged), sorted by doc_id.
-   * Files that cannot be read as UTF-8 Markdown within the size cap are reported in `skipped`.
+   * Files that cannot be read as UTF-8 Markdown within the size cap are reported in `skipped`,
+   * and so are files and folders whose names are not valid UTF-8 (escaped, a folder with `/`).
    * Cache entries of files that no longer exist are dropped.
    */
   async listDocuments(
     options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
   ): Promise<{ docs: IndexedDoc[]; skipped: SkippedFile[] }> {
     const files: Listed[] = [];
-    for (const r of this.roots) this.walk(r, files);
+    const unnamed: Array<{ root: RootEntry; relPath: string }> = [];
+    for (const r of this.roots) this.walk(r, files, unnamed);
     const ids = this.assignIds(files);
     const docs: IndexedDoc[] = [];
-    const skipped: SkippedFile[] = [];
+    const skipped: SkippedFile[] = unnamed.map((u) => ({
+      path: this.displayPath(u.root, u.relPath),
+      reason: u.relPath.endsWith('/')
+        ? 'a folder whose name is not valid UTF-8 (each invalid byte shown as \\xHH): not entered, since no request can name it; rename it to index what it holds'
+        : 'the name is not valid UTF-8 (each invalid byte shown as \\xHH), so no request can name it; rename it to index it',
+    }));
     const live = new Set<string>();
     let done = 0;
     const todo: Listed[] = [];
