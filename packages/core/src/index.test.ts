@@ -86,6 +86,7 @@ describe('public API', () => {
         "statInRootSync",
         "suggest",
         "tempNameFor",
+        "unnamedEntries",
         "writeFileAtomic",
         "writeFileInRoot",
         "writeFileInRootSync",

@@ -125,4 +125,5 @@ export {
   type ToolContext,
   type ToolDefinition,
 } from './tool.js';
+export { type UnnamedEntries, unnamedEntries } from './unnamed.js';
 export { assertVersion, isVersion, sha256, sha256Handle } from './version.js';

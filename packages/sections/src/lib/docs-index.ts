@@ -17,6 +17,7 @@ import {
   statInRootSync,
   suggest,
   ToolError,
+  unnamedEntries,
 } from '@lectern/core';
 import {
   buildDocumentAsync,
@@ -53,7 +54,6 @@ import {
   trimLineBreak,
   unpackBlocks,
 } from './stored.js';
-import { unnamedEntries } from './unnamed.js';
 
 /** Default size cap of one document: 10 MiB. */
 export const DEFAULT_MAX_DOC_BYTES = 10 * 1024 * 1024;

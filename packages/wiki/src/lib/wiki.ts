@@ -15,6 +15,7 @@ import {
   statInRoot,
   suggest,
   ToolError,
+  unnamedEntries,
 } from '@lectern/core';
 import { analyzePage, type PageAnalysis } from './page.js';
 import { LinkResolver } from './resolve.js';
@@ -264,6 +265,7 @@ export class Wiki {
    */
   async scan(): Promise<FileEntry[]> {
     const out: FileEntry[] = [];
+    const unnamed: string[] = [];
     const scanLimit = scanLimitFor(this.maxFiles);
     // Each folder is opened inside its parent's descriptor without following links and listed
     // through it, so a folder swapped for a link mid-scan is skipped, never followed.
@@ -283,8 +285,15 @@ export class Wiki {
         throw e;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // Names that are not UTF-8 name no file a request could reach: reported, never dropped.
+      const bad = unnamedEntries(dir, entries);
+      for (const u of bad?.shown ?? []) {
+        if (u.name.startsWith('.')) continue;
+        const rel = dirRel === '' ? u.name : `${dirRel}/${u.name}`;
+        unnamed.push(u.isDir ? `${rel}/` : rel);
+      }
       for (const d of entries) {
-        if (d.name.startsWith('.')) continue;
+        if (d.name.startsWith('.') || bad?.lossy.has(d.name)) continue;
         const rel = dirRel === '' ? d.name : `${dirRel}/${d.name}`;
         const st = dir.lstat(d.name);
         if (st === null) continue;
@@ -325,8 +334,15 @@ export class Wiki {
       top.close();
     }
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    this.lastUnnamed = unnamed.sort();
     return out;
   }
+
+  /**
+   * Entries the last {@link scan} passed over because their names are not valid UTF-8, each
+   * invalid byte as `\xHH`, a folder (not entered) ending in `/`.
+   */
+  lastUnnamed: string[] = [];
 
   /**
    * Checks a page path that a write would create (a new page or a move's destination) against

@@ -67,6 +67,18 @@ export function listPagesTool(runtime: WikiRuntime) {
         .nullable()
         .describe('Offset for the next call, or null when nothing follows.'),
       has_more: z.boolean().describe('True when more pages follow.'),
+      unlisted: z
+        .object({
+          count: z.number().int().describe('How many.'),
+          names: z
+            .array(z.string())
+            .describe(
+              'Their paths (first 20), each invalid byte as \\xHH; a folder ends in / and was not entered.',
+            ),
+        })
+        .describe(
+          'Pages and folders (in the folder asked for) left out because their names are not valid UTF-8, so no call can name them; rename them to use them.',
+        ),
     }),
     annotations: READ_ONLY,
     handler: async (input) => {
@@ -81,7 +93,19 @@ export function listPagesTool(runtime: WikiRuntime) {
       if (input.sort === 'modified') {
         metas = [...metas].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
       }
-      const budget = new OutputBudget(runtime.maxOutputBytes, 512 + jsonBytes(wiki.id));
+      const unnamed = wiki.lastUnnamed.filter(
+        (p) =>
+          (folder === '' || p.startsWith(`${folder}/`)) &&
+          (p.endsWith('/') || (wiki.isPagePath(p) && (match === null || match(p)))),
+      );
+      const unlisted = {
+        count: unnamed.length,
+        names: unnamed.slice(0, 20).map((n) => (n.length > 300 ? `${n.slice(0, 299)}…` : n)),
+      };
+      const budget = new OutputBudget(
+        runtime.maxOutputBytes,
+        512 + jsonBytes(wiki.id) + jsonBytes(unlisted),
+      );
       const kind = (p: string) =>
         p === INDEX_FILE
           ? 'index'
@@ -115,6 +139,7 @@ export function listPagesTool(runtime: WikiRuntime) {
         offset: input.offset,
         next_offset: page.next_offset,
         has_more: page.has_more,
+        unlisted,
       };
     },
   });

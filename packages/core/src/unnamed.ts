@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Dirent } from 'node:fs';
-import { escapeInvalidUtf8, type OpenedDir } from '@lectern/core';
+import type { OpenedDir } from './guard.js';
+import { escapeInvalidUtf8 } from './text.js';
 
 /** Entries of one folder listing whose names are not valid UTF-8. */
 export interface UnnamedEntries {
