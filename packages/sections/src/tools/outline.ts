@@ -125,7 +125,7 @@ export function outlineTool(index: DocsIndex) {
       'Use it to see how the docs are organised and to collect the anchors docs_read takes.',
       'Not for finding a topic (docs_where) or words (docs_search).',
       'Omit doc_id, path and text to outline every document at depth 2, then outline one in full.',
-      'The all-documents list is paged with next_offset and names the files it skipped, such as ones too large or not UTF-8; an unknown doc_id fails with the closest ids.',
+      'That list is paged with next_offset; an unknown doc_id fails with the closest ids.',
     ].join('\n'),
     inputSchema: z.object({
       ...sourceFields,

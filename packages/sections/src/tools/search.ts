@@ -16,9 +16,9 @@ export function searchTool(index: DocsIndex) {
     title: 'Search documentation sections',
     description: [
       'Rank documentation sections across every root by how well their headings and text match some words.',
-      'Use it to collect the sections that mention a term, then open one with docs_read by its anchor (<doc_id>#<slug>).',
-      'Not for the one section that owns a topic: docs_where gives that short list.',
-      'Questions work as asked: case, word forms and filler words (how, the) are ignored; a word in a heading weighs more than one in the text. Pages continue with next_offset; a query without letters or digits fails with EMPTY_QUERY.',
+      'Use it to collect the sections that mention a term, then open one with docs_read.',
+      'Not for the one section that owns a topic: docs_where gives that.',
+      'Pages continue with next_offset; a query without letters or digits fails with EMPTY_QUERY.',
     ].join('\n'),
     inputSchema: z.object({
       query: z.string().min(1).max(MAX_QUERY_CHARS).describe("Words, e.g. 'retry timeout'."),
@@ -29,7 +29,7 @@ export function searchTool(index: DocsIndex) {
         .max(4096, 'a path is at most 4096 characters')
         .min(1)
         .optional()
-        .describe("Only doc_ids starting with this, e.g. 'guide/'."),
+        .describe("doc_id prefix, e.g. 'guide/'."),
     }),
     outputSchema: z.object({
       results: z

@@ -23,7 +23,7 @@ export function whereTool(index: DocsIndex) {
       'Point to the section where a topic is documented, or to the section that holds a given line of a document.',
       'Use it before docs_read when you know the subject but not the page, or to turn a grep hit into an anchor.',
       'Not for every mention: docs_search pages through those.',
-      'Give query for the likeliest sections, best first, or line with path or doc_id, not both; a line past the end is refused.',
+      'Give query, or line with path or doc_id; a line past the end is refused.',
     ].join('\n'),
     inputSchema: z.object({
       query: z
@@ -37,7 +37,7 @@ export function whereTool(index: DocsIndex) {
         .int()
         .min(1)
         .optional()
-        .describe('A line of the document named by path or doc_id.'),
+        .describe('Line of the document named by path or doc_id.'),
       path: sourceFields.path,
       doc_id: sourceFields.doc_id,
       limit: z.number().int().min(1).max(10).default(3).describe('Most sections.'),

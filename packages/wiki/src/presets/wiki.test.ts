@@ -41,7 +41,7 @@ describe('wiki preset', () => {
     const read = listed.find((t) => t.name === 'read_page')!;
     expect(read.description).toContain('when truncated is true, follow next_offset');
     const nativeRead = nativeListed.find((t) => t.name === 'read_page')!;
-    expect(nativeRead.description).toContain('when has_more is true, follow next_offset');
+    expect(nativeRead.description).toContain('When has_more is true, follow next_offset');
   });
 
   it('answers with the same values as the native tools, truncated standing for has_more', async () => {

@@ -17,25 +17,26 @@ Not for finding pages by words: search_wiki does that.
 Links are rendered for people by default; show that form to users. Pass raw=true before an edit to get the stored text a write_batch replace must quote, and the version it expects.
 Line numbers match in both forms; when ${more} is true, follow next_offset. A missing page is refused with the nearest existing paths.`;
 
+/** The native description of read_page (the wiki preset keeps {@link readPageDescription}). */
+const DESCRIPTION = `Read one wiki page, or one of its root files, whole or as a window of lines.
+Use it after list_pages or search_wiki gave you a path, and always before editing.
+Not for finding pages by words: search_wiki does that.
+Links are rendered by default; raw=true gives the stored text and version a write_batch needs.
+When has_more is true, follow next_offset. A missing page is refused with the nearest paths.`;
+
 /** The read_page tool: a page rendered for display or raw for editing, by line window. */
 export function readPageTool(runtime: WikiRuntime) {
   return defineTool({
     name: 'read_page',
     title: 'Read wiki page',
-    description: readPageDescription('has_more'),
+    description: DESCRIPTION,
     inputSchema: z.object({
       wiki: wikiParam,
-      path: z
-        .string()
-        .min(1)
-        .max(1024)
-        .describe('Page path as list_pages or search_wiki return it, e.g. "wiki/queen-bee.md".'),
+      path: z.string().min(1).max(1024).describe('Page path, e.g. "wiki/queen-bee.md".'),
       raw: z
         .boolean()
         .default(false)
-        .describe(
-          'true: the exact stored text, to quote in write_batch; false: links rendered for reading.',
-        ),
+        .describe('true: stored text for write_batch; false: rendered.'),
       offset: z.number().int().min(1).optional().describe('First line, 1-based; pass next_offset.'),
       limit: z
         .number()
