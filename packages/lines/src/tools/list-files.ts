@@ -107,7 +107,7 @@ export function listFilesTool(ctx: LinesContext) {
       .min(1)
       .describe(`Workspace id; one of: ${ids.join(', ')}.`),
     path: z.string().max(4096).optional().describe('Folder; default the workspace root.'),
-    include: globList('Globs to keep, e.g. ["*.ts"]; one without / matches names at any depth.'),
+    include: globList('Globs to keep, e.g. ["*.ts"]; without / they match at any depth.'),
     exclude: globList('Globs to skip, e.g. ["node_modules"].'),
     respect_gitignore: z.boolean().optional().describe('Honour .gitignore; default true.'),
     include_directories: z.boolean().optional().describe('Also list folders; default false.'),

@@ -38,7 +38,7 @@ export function readArtifactTool(ctx: LinesContext) {
       .int()
       .min(0)
       .optional()
-      .describe('First byte; default 0. Pass next_offset or a LINE_TOO_LONG offset.'),
+      .describe('Default 0; pass next_offset or a LINE_TOO_LONG offset.'),
     length: z
       .number()
       .int()

@@ -10,7 +10,7 @@ export const MEMORY_REINDEX = 'memory_reindex';
 
 /** Input schema of `memory_reindex`. */
 export const memoryReindexInput = z.object({
-  full: z.boolean().default(false).describe('Re-read every file, not only changed ones.'),
+  full: z.boolean().default(false).describe('Re-read every file.'),
 });
 
 /** The `memory_reindex` tool over a store. */

@@ -49,7 +49,7 @@ export function getSectionTool(index: DocsIndex) {
         .max(1000, 'a heading is at most 1000 characters')
         .min(1)
         .optional()
-        .describe("Heading title, any case, e.g. 'Install'."),
+        .describe('Heading title, any case.'),
       include_subsections: z.boolean().default(true).describe('false stops at the next heading.'),
       offset: z.number().int().min(0).default(0).describe('Pass next_offset.'),
       max_chars: z

@@ -2,7 +2,7 @@ import { defineTool, jsonBytes, OutputBudget, READ_ONLY, ToolError } from '@lect
 import { z } from 'zod';
 import { MAX_QUERY_CHARS, retryChanged, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
-import { ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
+import { cutSectionRef, ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
 import { hasWords, languagesOf, queryTerms, scoreAll } from '../lib/rank.js';
 import { scopedDocs, searchData, topHits } from '../lib/scope.js';
 import { SNIPPET_CHARS, snippetOf } from '../lib/snippet.js';
@@ -87,10 +87,14 @@ export function searchTool(index: DocsIndex) {
             score: Math.round(h.score * 100) / 100,
           };
           if (!budget.take(result)) {
-            if (results.length === 0) {
+            if (results.length > 0) break;
+            // One section over the whole budget (a huge heading): cut, with where to read on.
+            const cut = cutSectionRef(doc, section, result, budget.left - 1);
+            if (cut === null || !budget.take(cut)) {
               throw entryTooLarge(input.offset, jsonBytes(result), index.maxOutputBytes);
             }
-            break;
+            results.push(cut);
+            continue;
           }
           results.push(result);
         }

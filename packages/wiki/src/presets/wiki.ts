@@ -45,7 +45,7 @@ export function wikiPresetTools(options: WikiOptions): AnyToolDefinition[] {
         has_more: ['truncated', { from: 'has_more', describe: more }],
       }),
     });
-  const read = readPageTool(runtime);
+  const read = readPageTool(runtime, 'seed');
   const list = listPagesTool(runtime);
   const search = searchWikiTool(runtime);
   // The preset keeps the words its snapshot pins where the native tools now say less.
