@@ -114,13 +114,13 @@ describe('memory answers fit the default output budget', () => {
 // says so and where the rest is found, and the read goes on at the next line, never in a loop.
 describe('memoria: leer_fragmento of a 250,000-character line', () => {
   let dir: TempDir;
-  let set: ReturnType<typeof memoryPackage.presets.memoria>;
+  let set: ReturnType<typeof memoryPackage.tools>;
   let c: Awaited<ReturnType<typeof connectTools>>;
   const LONG = 'palabra '.repeat(31_250).trimEnd();
   beforeAll(async () => {
     dir = tempDir();
     dir.write('notas/larga.md', `# Larga\n${LONG}\ndespués\n`);
-    set = memoryPackage.presets.memoria({
+    set = memoryPackage.presets.memoria!({
       roots: [{ id: 'notas', path: join(dir.path, 'notas') }],
       db: join(dir.path, 'index', 'memory.db'),
     });
