@@ -49,7 +49,9 @@ describe('wiki preset', () => {
     const p = await preset.call('read_page', args);
     const n = await native.call('read_page', args);
     expect(p.isError).toBe(false);
-    const { has_more, ...rest } = n.data as Record<string, unknown>;
+    // the native read also says where to read on inside a cut line, which the seed cannot
+    const { has_more, next_start_char, ...rest } = n.data as Record<string, unknown>;
+    expect(next_start_char).toBeNull();
     expect(p.data).toEqual({ ...rest, truncated: has_more });
     expect(p.data.truncated).toBe(true);
     const pages = await preset.call('list_pages', { wiki: 'bees', limit: 1 });
