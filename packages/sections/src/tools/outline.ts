@@ -116,6 +116,11 @@ export function outlineEntry(
   };
 }
 
+/** The section whose heading is the document's title: its first level-1 heading, else its first. */
+function titleSection(doc: IndexedDoc): Section | null {
+  return doc.model.sections.find((s) => s.level === 1) ?? doc.model.sections[0] ?? null;
+}
+
 /**
  * A document's outline that alone is over the budget in the all-documents listing: its first
  * headings, as many as fit, with `next_section_offset` saying where outlining it alone goes on;
@@ -135,7 +140,7 @@ function cutDocumentEntry(
   const more = (n: number) => (n < entry.sections.length ? n : null);
   if (k > 0)
     return { ...entry, sections: entry.sections.slice(0, k), next_section_offset: more(k) };
-  const titled = doc.model.sections.find((s) => s.level === 1) ?? doc.model.sections[0] ?? null;
+  const titled = titleSection(doc);
   return cutSectionResult(
     doc,
     { ...entry, sections: entry.sections.slice(0, 1), next_section_offset: more(1) },
@@ -183,7 +188,14 @@ export function outlineTool(index: DocsIndex) {
           );
         }
         const shown = one.model.sections.filter((x) => x.level <= (input.depth ?? 6));
-        const head = outlineEntry(one, input.depth ?? 6, []);
+        // The document's own fields fit a quarter of the budget at most (a title of 3 million
+        // characters is cut like a heading), so its headings have room.
+        const whole = outlineEntry(one, input.depth ?? 6, []);
+        const quarter = Math.floor(index.maxOutputBytes / 4);
+        const head =
+          jsonBytes(whole) > quarter
+            ? (cutSectionResult(one, whole, quarter, () => titleSection(one)) ?? whole)
+            : whole;
         const budget = new OutputBudget(index.maxOutputBytes, jsonBytes(head) + ENVELOPE_BYTES);
         if (input.section_offset > shown.length) {
           throw new ToolError(
