@@ -18,8 +18,9 @@ function head(s: string, n: number): string {
 
 function collect(value: unknown, path: (string | number)[], out: Array<[ValuePath, number]>) {
   if (typeof value === 'string') out.push([[...path], value.length]);
-  else if (Array.isArray(value)) value.forEach((v, i) => collect(v, [...path, i], out));
-  else if (value !== null && typeof value === 'object') {
+  else if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) collect(v, [...path, i], out);
+  } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) collect(v, [...path, k], out);
   }
 }
