@@ -8,6 +8,7 @@ import {
   terms,
 } from '@lectern/text';
 import { OWN_MAPPING_BYTES } from './malloc.js';
+import { proseOf } from './prose.js';
 
 /*
  * Full-text search over sections: a small inverted index per document (built on first use and
@@ -320,6 +321,17 @@ class SlabWriter extends VarintPostingWriter {
   }
 }
 
+/** A word with a lower-case letter followed by an upper-case one inside it: `macOS`, `HashMap`. */
+const CAMEL_WORD = /\p{L}+(?:\p{Ll}\p{Lu}\p{L}*)+/gu;
+
+/**
+ * `text` with each camel-case word followed by its parts (`macOS` → `macOS mac OS`), so that a
+ * question's `mac` or `hash map` finds `macOS` and `HashMap`; the whole word is kept too.
+ */
+export function withCamelParts(text: string): string {
+  return text.replace(CAMEL_WORD, (w) => `${w} ${w.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')}`);
+}
+
 function countInto(map: Map<string, number>, tokens: string[]): void {
   for (const t of tokens) map.set(t, (map.get(t) ?? 0) + 1);
 }
@@ -370,12 +382,12 @@ class SearchBuilder {
   addUnit(section: number, level: number, head: string, bodyFirst: number, bodyLast: number): void {
     const doc = this.doc;
     if (level > 0) this.close(level);
-    const headToks = terms(head, this.language);
+    const headToks = terms(withCamelParts(head), this.language);
     const body =
       bodyLast >= bodyFirst
         ? doc.text.slice(lineStartOffset(doc, bodyFirst), lineEndOffset(doc, bodyLast))
         : '';
-    const bodyToks = terms(body, this.language);
+    const bodyToks = terms(withCamelParts(proseOf(body)), this.language);
     if (headToks.length === 0 && bodyToks.length === 0) return;
     const u = this.units.length;
     this.units.push({

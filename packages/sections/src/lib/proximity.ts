@@ -1,0 +1,119 @@
+import { terms as analyze, BM25, type Language } from '@lectern/text';
+import type { Hit, QueryTerm } from './rank.js';
+import { withCamelParts } from './search.js';
+
+/*
+ * Term proximity for docs_search: a question's words found close together in a section ("add
+ * elements to it" for "How do I add elements to a vector?") say more than the same words
+ * scattered through it. The index keeps no positions, so the best hits by BM25F are read again
+ * and re-ordered with a proximity score added: the term-pair proximity of Rasolofo and Savoy
+ * (BM25TP, ECIR 2003), each pair of distinct query terms at most NEAR_TERMS terms apart (stop
+ * words not counted) adding 1/d², saturated like a BM25 term and weighted by the pair's rarer
+ * term's idf.
+ */
+
+/** Query terms at most this many terms apart (stop words not counted) are near each other. */
+export const NEAR_TERMS = 5;
+
+/** Hits re-ordered by proximity: the best ones by BM25F, read back from their documents. */
+export const PROXIMITY_DEPTH = 40;
+
+/** Weight of the proximity score against BM25F's. */
+export const PROXIMITY_WEIGHT = 1;
+
+/** Which query term (index into `queryTerms`) each analysed term of `text` is, or -1. */
+function termIndexes(
+  text: string,
+  queryTerms: readonly QueryTerm[],
+  language: Language,
+): Int32Array {
+  const seq = analyze(withCamelParts(text), language);
+  const out = new Int32Array(seq.length).fill(-1);
+  const words = new Map<string, number>();
+  const prefixes: Array<[string, number]> = [];
+  queryTerms.forEach((t, i) => {
+    const key = t.stems[language];
+    if (key === undefined) return;
+    if (t.kind === 'prefix') prefixes.push([key, i]);
+    else if (!words.has(key)) words.set(key, i);
+  });
+  seq.forEach((term, p) => {
+    const w = words.get(term);
+    if (w !== undefined) out[p] = w;
+    else for (const [key, i] of prefixes) if (term.startsWith(key)) out[p] = i;
+  });
+  return out;
+}
+
+/**
+ * The proximity score of a text (a section's heading and its own body, given apart so that no
+ * pair spans them) for `queryTerms` weighted by `weights` (0: left out of the query): summed
+ * over the pairs of distinct terms, min(weight) · (k1 + 1) · acc / (k1 · norm + acc), where acc
+ * sums 1/d² over the pair's occurrences at most {@link NEAR_TERMS} apart and norm is BM25's
+ * length normalisation against `avgLength`.
+ */
+export function proximityScore(
+  texts: readonly string[],
+  queryTerms: readonly QueryTerm[],
+  weights: readonly number[],
+  language: Language,
+  avgLength: number,
+): number {
+  const n = queryTerms.length;
+  if (weights.filter((w) => w > 0).length < 2) return 0;
+  const acc = new Float64Array(n * n);
+  let length = 0;
+  for (const text of texts) {
+    const seq = termIndexes(text, queryTerms, language);
+    length += seq.length;
+    for (let p = 0; p < seq.length; p++) {
+      const a = seq[p]!;
+      if (a === -1 || weights[a] === 0) continue;
+      for (let q = p + 1; q < seq.length && q - p <= NEAR_TERMS; q++) {
+        const b = seq[q]!;
+        if (b === -1 || b === a || weights[b] === 0) continue;
+        // Only words next to each other in the question: "add elements", "elements vector".
+        if (Math.abs(a - b) !== 1) continue;
+        const d = q - p;
+        acc[Math.min(a, b) * n + Math.max(a, b)]! += 1 / (d * d);
+      }
+    }
+  }
+  const { k1, b } = BM25;
+  const norm = avgLength > 0 ? 1 - b + (b * length) / avgLength : 1;
+  let score = 0;
+  for (let a = 0; a < n; a++) {
+    for (let c = a + 1; c < n; c++) {
+      const x = acc[a * n + c]!;
+      if (x === 0) continue;
+      score += (Math.min(weights[a]!, weights[c]!) * (k1 + 1) * x) / (k1 * norm + x);
+    }
+  }
+  return score * PROXIMITY_WEIGHT;
+}
+
+/** A hit with the texts its proximity is read from. */
+export interface HitTexts {
+  heading: string;
+  body: string;
+  language: Language;
+}
+
+/**
+ * Adds the proximity score to each of `top` (the best hits by BM25F, read back by `textsOf`)
+ * and sorts them again, best first (ties by document and position). `top` is modified.
+ */
+export async function rerankByProximity(
+  top: Hit[],
+  queryTerms: readonly QueryTerm[],
+  weights: readonly number[],
+  avgLength: number,
+  textsOf: (hit: Hit) => Promise<HitTexts>,
+): Promise<Hit[]> {
+  if (weights.filter((w) => w > 0).length < 2) return top;
+  for (const hit of top) {
+    const t = await textsOf(hit);
+    hit.score += proximityScore([t.heading, t.body], queryTerms, weights, t.language, avgLength);
+  }
+  return top.sort((a, b) => b.score - a.score || a.doc - b.doc || a.unit - b.unit);
+}
