@@ -1,6 +1,9 @@
 import { terms as analyze, BM25, type Language } from '@lectern/text';
-import type { Hit, QueryTerm } from './rank.js';
-import { withCamelParts } from './search.js';
+import type { IndexedDoc } from './docs-index.js';
+import { proseOf } from './prose.js';
+import type { Hit, QueryTerm, Scored } from './rank.js';
+import { topHits } from './scope.js';
+import { type DocSearchData, withCamelParts } from './search.js';
 
 /*
  * Term proximity for docs_search: a question's words found close together in a section ("add
@@ -116,4 +119,52 @@ export async function rerankByProximity(
     hit.score += proximityScore([t.heading, t.body], queryTerms, weights, t.language, avgLength);
   }
   return top.sort((a, b) => b.score - a.score || a.doc - b.doc || a.unit - b.unit);
+}
+
+/**
+ * The texts of hits as shown (markup left out), each section's body read from its document
+ * once however often it is asked for (for its proximity, then its snippet).
+ */
+export function hitTexts(docs: readonly IndexedDoc[], datas: readonly DocSearchData[]) {
+  const bodies = new Map<Hit, Promise<string>>();
+  const bodyOf = (h: Hit): Promise<string> => {
+    let body = bodies.get(h);
+    if (!body) {
+      const unit = datas[h.doc]!.units[h.unit]!;
+      body = docs[h.doc]!.extract(unit.bodyFirst, unit.bodyLast).then((e) => proseOf(e.content));
+      bodies.set(h, body);
+    }
+    return body;
+  };
+  const textsOf = async (h: Hit): Promise<HitTexts> => {
+    const unit = datas[h.doc]!.units[h.unit]!;
+    return {
+      heading: unit.section === -1 ? '' : docs[h.doc]!.model.sections[unit.section]!.heading,
+      body: await bodyOf(h),
+      language: datas[h.doc]!.language,
+    };
+  };
+  return { bodyOf, textsOf };
+}
+
+/**
+ * The first `k` hits of a query in docs_search's order: by BM25F, the best
+ * {@link PROXIMITY_DEPTH} of them re-ordered with their proximity (the same order whatever `k`,
+ * so pages never overlap).
+ */
+export async function bestHits(
+  scored: Scored,
+  queryTerms: readonly QueryTerm[],
+  k: number,
+  textsOf: (hit: Hit) => Promise<HitTexts>,
+): Promise<Hit[]> {
+  const ordered = topHits(scored.hits, Math.max(PROXIMITY_DEPTH, k));
+  const near = await rerankByProximity(
+    ordered.slice(0, PROXIMITY_DEPTH),
+    queryTerms,
+    scored.weights,
+    scored.avgLength,
+    textsOf,
+  );
+  return [...near, ...ordered.slice(PROXIMITY_DEPTH)].slice(0, k);
 }

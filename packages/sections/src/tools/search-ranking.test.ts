@@ -71,6 +71,9 @@ describe('docs_search ranking', () => {
     const r = await s.call('docs_search', { query: 'What does the cache timeout do?' });
     expect(anchors(r).slice(0, 2)).toEqual(['notes#notes-two', 'notes#notes-one']);
     expect(r.data.results[0].score).toBeGreaterThan(r.data.results[1].score);
+    // docs_where ranks as docs_search does.
+    const where = await s.call('docs_where', { query: 'What does the cache timeout do?' });
+    expect(anchors(where).slice(0, 2)).toEqual(['notes#notes-two', 'notes#notes-one']);
     // One word alone has no neighbour to stand with: document order breaks the tie.
     const one = await s.call('docs_search', { query: 'timeout' });
     expect(anchors(one).slice(0, 2)).toEqual(['notes#notes-one', 'notes#notes-two']);

@@ -3,10 +3,9 @@ import { z } from 'zod';
 import { MAX_QUERY_CHARS, retryChanged, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
-import { proseOf } from '../lib/prose.js';
-import { PROXIMITY_DEPTH, rerankByProximity } from '../lib/proximity.js';
-import { type Hit, hasWords, languagesOf, queryTerms, scoreQuery } from '../lib/rank.js';
-import { scopedDocs, searchData, topHits } from '../lib/scope.js';
+import { bestHits, hitTexts } from '../lib/proximity.js';
+import { hasWords, languagesOf, queryTerms, scoreQuery } from '../lib/rank.js';
+import { scopedDocs, searchData } from '../lib/scope.js';
 import { SNIPPET_CHARS, snippetOf } from '../lib/snippet.js';
 
 const { doc_id: _docIdField, ...searchRefSchema } = sectionRefSchema;
@@ -70,42 +69,12 @@ export function searchTool(index: DocsIndex) {
         const docs = await scopedDocs(index, input.scope, ctx);
         const datas = await searchData(docs);
         const terms = queryTerms(input.query, languagesOf(datas));
-        const { hits, weights, avgLength } = scoreQuery(datas, terms);
-        // A hit's text as shown (markup left out), read once for its proximity and snippet.
-        const bodies = new Map<Hit, Promise<string>>();
-        const bodyOf = (h: Hit) => {
-          let body = bodies.get(h);
-          if (!body) {
-            const unit = datas[h.doc]!.units[h.unit]!;
-            body = docs[h.doc]!.extract(unit.bodyFirst, unit.bodyLast).then((e) =>
-              proseOf(e.content),
-            );
-            bodies.set(h, body);
-          }
-          return body;
-        };
-        const headingOf = (h: Hit) => {
-          const unit = datas[h.doc]!.units[h.unit]!;
-          return unit.section === -1 ? '' : docs[h.doc]!.model.sections[unit.section]!.heading;
-        };
-        // Only the hits up to the end of this page are put in order; the best ones by BM25F
-        // are re-ordered with their terms' proximity (the same ones whatever the page).
-        const ordered = topHits(hits, Math.max(PROXIMITY_DEPTH, input.offset + input.limit));
-        const near = await rerankByProximity(
-          ordered.slice(0, PROXIMITY_DEPTH),
-          terms,
-          weights,
-          avgLength,
-          async (h) => ({
-            heading: headingOf(h),
-            body: await bodyOf(h),
-            language: datas[h.doc]!.language,
-          }),
-        );
-        const page = [...near, ...ordered.slice(PROXIMITY_DEPTH)].slice(
-          input.offset,
-          input.offset + input.limit,
-        );
+        const scored = scoreQuery(datas, terms);
+        const hits = scored.hits;
+        const { bodyOf, textsOf } = hitTexts(docs, datas);
+        // Only the hits up to the end of this page are put in order.
+        const best = await bestHits(scored, terms, input.offset + input.limit, textsOf);
+        const page = best.slice(input.offset);
         // The page also stops before the byte budget (long headings, deep heading paths);
         // next_offset continues after the last result that fit.
         const budget = new OutputBudget(index.maxOutputBytes, ENVELOPE_BYTES);
