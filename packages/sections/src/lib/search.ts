@@ -321,15 +321,44 @@ class SlabWriter extends VarintPostingWriter {
   }
 }
 
-/** A word with a lower-case letter followed by an upper-case one inside it: `macOS`, `HashMap`. */
-const CAMEL_WORD = /\p{L}+(?:\p{Ll}\p{Lu}\p{L}*)+/gu;
+/** A lower-case letter followed by an upper-case one: inside a camel-case word. */
+const CAMEL_STEP = /\p{Ll}\p{Lu}/gu;
+
+const LETTER = /\p{L}/u;
+const LOWER = /\p{Ll}/u;
+const UPPER = /\p{Lu}/u;
+
+/** True when a lower-case letter at `i` is followed by an upper-case one (ASCII checked inline). */
+function camelStepAt(text: string, i: number): boolean {
+  const a = text.charCodeAt(i);
+  if (a < 128) {
+    if (a < 97 || a > 122) return false;
+    const b = text.charCodeAt(i + 1);
+    return b < 128 ? b >= 65 && b <= 90 : UPPER.test(text[i + 1]!);
+  }
+  return LOWER.test(text[i]!) && UPPER.test(text[i + 1]!);
+}
 
 /**
  * `text` with each camel-case word followed by its parts (`macOS` → `macOS mac OS`), so that a
  * question's `mac` or `hash map` finds `macOS` and `HashMap`; the whole word is kept too.
+ * One pass over the text; only the words around a lower-to-upper step are looked at again.
  */
 export function withCamelParts(text: string): string {
-  return text.replace(CAMEL_WORD, (w) => `${w} ${w.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')}`);
+  let out = '';
+  let from = 0;
+  for (let i = 0; i + 1 < text.length; i++) {
+    if (!camelStepAt(text, i)) continue;
+    let start = i;
+    while (start > from && LETTER.test(text[start - 1]!)) start--;
+    let end = i + 2;
+    while (end < text.length && LETTER.test(text[end]!)) end++;
+    const word = text.slice(start, end);
+    out += `${text.slice(from, end)} ${word.replace(CAMEL_STEP, (p) => `${p[0]} ${p[1]}`)}`;
+    from = end;
+    i = end - 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 function countInto(map: Map<string, number>, tokens: string[]): void {
