@@ -123,19 +123,6 @@ function termPostings(d: DocSearchData, t: QueryTerm): number[] | null {
  * held by more than {@link COMMON_SHARE} of the units are left out while a rarer term remains.
  */
 export function scoreAll(datas: readonly DocSearchData[], terms: readonly QueryTerm[]): Hit[] {
-  return scoreQuery(datas, terms).hits;
-}
-
-/** The hits of a query, and the weight (idf) each term was scored with: 0 when left out. */
-export interface Scored {
-  hits: Hit[];
-  weights: number[];
-  /** Average terms of a unit's own heading and text. */
-  avgLength: number;
-}
-
-/** {@link scoreAll}, with the weights of the terms. */
-export function scoreQuery(datas: readonly DocSearchData[], terms: readonly QueryTerm[]): Scored {
   let units = 0;
   const sum: Record<Field, number> = { title: 0, headings: 0, body: 0 };
   for (const d of datas) {
@@ -144,9 +131,7 @@ export function scoreQuery(datas: readonly DocSearchData[], terms: readonly Quer
     sum.headings += d.pathLen;
     sum.body += d.bodyLen;
   }
-  if (units === 0 || terms.length === 0) {
-    return { hits: [], weights: terms.map(() => 0), avgLength: 0 };
-  }
+  if (units === 0 || terms.length === 0) return [];
   const avg = { title: sum.title / units, headings: sum.headings / units, body: sum.body / units };
   // Each term's postings in each document, decoded once, and its document frequency.
   const lists = terms.map((t) => datas.map((d) => termPostings(d, t)));
@@ -221,9 +206,5 @@ export function scoreQuery(datas: readonly DocSearchData[], terms: readonly Quer
       }
     });
   });
-  return {
-    hits: [...acc.values()],
-    weights: terms.map((_, ti) => (kept[ti] && df[ti]! > 0 ? idf(units, df[ti]!) : 0)),
-    avgLength: (sum.title + sum.body) / units,
-  };
+  return [...acc.values()];
 }

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { MAX_QUERY_CHARS, retryChanged, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
-import { bestHits, hitTexts } from '../lib/proximity.js';
-import { hasWords, languagesOf, queryTerms, scoreQuery } from '../lib/rank.js';
-import { scopedDocs, searchData } from '../lib/scope.js';
+import { proseOf } from '../lib/prose.js';
+import { hasWords, languagesOf, queryTerms, scoreAll } from '../lib/rank.js';
+import { scopedDocs, searchData, topHits } from '../lib/scope.js';
 import { SNIPPET_CHARS, snippetOf } from '../lib/snippet.js';
 
 const { doc_id: _docIdField, ...searchRefSchema } = sectionRefSchema;
@@ -69,12 +69,9 @@ export function searchTool(index: DocsIndex) {
         const docs = await scopedDocs(index, input.scope, ctx);
         const datas = await searchData(docs);
         const terms = queryTerms(input.query, languagesOf(datas));
-        const scored = scoreQuery(datas, terms);
-        const hits = scored.hits;
-        const { bodyOf, textsOf } = hitTexts(docs, datas);
+        const hits = scoreAll(datas, terms);
         // Only the hits up to the end of this page are put in order.
-        const best = await bestHits(scored, terms, input.offset + input.limit, textsOf);
-        const page = best.slice(input.offset);
+        const page = topHits(hits, input.offset + input.limit).slice(input.offset);
         // The page also stops before the byte budget (long headings, deep heading paths);
         // next_offset continues after the last result that fit.
         const budget = new OutputBudget(index.maxOutputBytes, ENVELOPE_BYTES);
@@ -84,9 +81,10 @@ export function searchTool(index: DocsIndex) {
           const unit = datas[h.doc]!.units[h.unit]!;
           const section = unit.section === -1 ? null : doc.model.sections[unit.section]!;
           const { doc_id: _docId, ...ref } = sectionRef(doc, section);
+          const body = await doc.extract(unit.bodyFirst, unit.bodyLast);
           const result = {
             ...ref,
-            snippet: snippetOf(await bodyOf(h), terms, datas[h.doc]!.language, ref.heading),
+            snippet: snippetOf(proseOf(body.content), terms, datas[h.doc]!.language, ref.heading),
             score: Math.round(h.score * 100) / 100,
           };
           if (!budget.take(result)) {

@@ -11,9 +11,8 @@ import {
 } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { ENVELOPE_BYTES, whereTooLarge } from '../lib/output-budget.js';
-import { bestHits, hitTexts } from '../lib/proximity.js';
-import { hasWords, languagesOf, queryTerms, scoreQuery } from '../lib/rank.js';
-import { scopedDocs, searchData } from '../lib/scope.js';
+import { hasWords, languagesOf, queryTerms, scoreAll } from '../lib/rank.js';
+import { scopedDocs, searchData, topHits } from '../lib/scope.js';
 
 /** `docs_where`: the home section of a topic, or the section enclosing a line. */
 export function whereTool(index: DocsIndex) {
@@ -77,17 +76,14 @@ export function whereTool(index: DocsIndex) {
             'query has no letters or digits; describe the topic in words.',
           );
         }
-        const query = input.query;
-        // The best hits are read back for their proximity: a document changed meanwhile is
-        // searched again.
-        const { docs, datas, hits } = await retryChanged(async () => {
+        const { docs, datas } = await retryChanged(async () => {
           const docs = await scopedDocs(index, undefined, ctx);
-          const datas = await searchData(docs);
-          const terms = queryTerms(query, languagesOf(datas));
-          const scored = scoreQuery(datas, terms);
-          const hits = await bestHits(scored, terms, input.limit, hitTexts(docs, datas).textsOf);
-          return { docs, datas, hits };
+          return { docs, datas: await searchData(docs) };
         });
+        const hits = topHits(
+          scoreAll(datas, queryTerms(input.query, languagesOf(datas))),
+          input.limit,
+        );
         // One answer, no paging: the best sections must all fit the byte budget, or the call
         // says which limit fits (never a silently shorter list).
         const budget = new OutputBudget(index.maxOutputBytes, ENVELOPE_BYTES);
