@@ -6,6 +6,7 @@ import { ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
 import { proseOf } from '../lib/prose.js';
 import { hasWords, languagesOf, queryTerms, scoreAll } from '../lib/rank.js';
 import { scopedDocs, searchData, topHits } from '../lib/scope.js';
+import { searchText } from '../lib/search-text.js';
 import { SNIPPET_CHARS, snippetOf } from '../lib/snippet.js';
 
 const { doc_id: _docIdField, ...searchRefSchema } = sectionRefSchema;
@@ -58,6 +59,9 @@ export function searchTool(index: DocsIndex) {
         .describe('Offset of the next page, or null at the end.'),
     }),
     annotations: READ_ONLY,
+    // The text block clients show the model: one line per hit and a paging line (far fewer
+    // tokens than the JSON); structuredContent keeps every field.
+    resultText: searchText,
     handler: async (input, ctx) => {
       if (!hasWords(input.query)) {
         throw new ToolError(
