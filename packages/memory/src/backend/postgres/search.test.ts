@@ -5,6 +5,7 @@ import { postgresForTests, recordStatements, testSchemas } from '../../test-help
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
+import { chunkTerms, parseVector, searchTuning } from './search.js';
 
 // The PostgreSQL search path: how many statements a search sends, that the languages it reads
 // follow a reindex made elsewhere, and that it ranks exactly as the SQLite backend does: the
@@ -159,5 +160,152 @@ if (url) {
         expect(pg, JSON.stringify(options)).toEqual(await shown(lite, options));
       }
     });
+
+    /** A store on SQLite over the same notes: it scores every chunk of every clause. */
+    function sqlite(): MemoryStore {
+      const lite = createMemory({
+        sources: [{ id: 'notes', path: dir.path }],
+        backend: sqliteBackend({ path: `${dir.path}/.lectern/memory.db` }),
+      });
+      stores.push(lite);
+      return lite;
+    }
+
+    const page = async (s: MemoryStore, options: SearchOptions) => {
+      const r = await s.search(options);
+      return {
+        match: r.match,
+        fts_query: r.fts_query,
+        next_offset: r.next_offset,
+        results: r.results.map((c) => [c.path, c.start_line, c.score]),
+      };
+    };
+
+    /** The candidate look-ups of a search (the statements reading chunks' vectors). */
+    const lookups = (sent: string[], rows: Array<number | undefined>) =>
+      sent.flatMap((t, i) => (t.includes("ts_filter(c.terms, '{a,b}')") ? [rows[i]] : []));
+
+    test('a rare word settles the page alone: the common word of the question is never read', async () => {
+      // 150 notes, 45 of them with "common" (kept: under 30% of the chunks), 12 with "zephyr",
+      // twice each, so that each of its chunks outscores anything "common" alone can give.
+      for (let i = 0; i < 150; i++) {
+        dir.write(`f/${i}.md`, `# Filler ${i}\n\nplain text ${i} ${i < 45 ? 'common' : ''}\n`);
+      }
+      for (let i = 0; i < 12; i++) {
+        dir.write(`r/${i}.md`, `# Rare ${i}\n\nzephyr blows, zephyr ${'again '.repeat(i)}\n`);
+      }
+      const store = open();
+      await store.reindex();
+      const lite = sqlite();
+      await lite.reindex();
+      await store.search({ query: 'zephyr' });
+      const previous = searchTuning.firstLookupChunks;
+      searchTuning.firstLookupChunks = 20;
+      const counter = recordStatements();
+      try {
+        // The page (10) and one more fit in zephyr's 12 chunks: "common" cannot reach them.
+        const pruned = await counter.during(() => store.search({ query: 'zephyr common' }));
+        expect(pruned.sent).toHaveLength(4);
+        expect(lookups(pruned.sent, pruned.rows)).toEqual([12]);
+        expect(await page(store, { query: 'zephyr common' })).toEqual(
+          await page(lite, { query: 'zephyr common' }),
+        );
+        // 13 needed, 12 found: the chunks of "common" are read too, those without zephyr.
+        const whole = await counter.during(() =>
+          store.search({ query: 'zephyr common', limit: 12 }),
+        );
+        expect(whole.sent).toHaveLength(5);
+        expect(lookups(whole.sent, whole.rows)).toEqual([12, 45]);
+        expect(await page(store, { query: 'zephyr common', limit: 12 })).toEqual(
+          await page(lite, { query: 'zephyr common', limit: 12 }),
+        );
+        // Without pruning: one look-up of every chunk holding either word.
+        searchTuning.firstLookupChunks = Number.POSITIVE_INFINITY;
+        const all = await counter.during(() => store.search({ query: 'zephyr common' }));
+        expect(lookups(all.sent, all.rows)).toEqual([57]);
+      } finally {
+        counter.restore();
+        searchTuning.firstLookupChunks = previous;
+      }
+    });
+
+    test('pruned or not, every page equals the full scoring of every candidate (brute force over many questions)', async () => {
+      // Notes of words drawn with very unequal frequencies (as words are), so that questions
+      // mix rare and common words; a tiny first look-up makes nearly every search prune.
+      let seed = 7;
+      const random = () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed / 2147483648;
+      };
+      const vocab = Array.from(
+        { length: 40 },
+        (_, i) => `w${String.fromCharCode(97 + (i % 26))}${i}x`,
+      );
+      const word = () => vocab[Math.floor(vocab.length * random() ** 3)]!;
+      for (let i = 0; i < 120; i++) {
+        const body = Array.from({ length: 5 + Math.floor(random() * 30) }, word).join(' ');
+        dir.write(
+          `n/${i}.md`,
+          `# ${word()} ${i}\n\n${body}\n\n## ${word()}\n\n${word()} ${word()}\n`,
+        );
+      }
+      const store = open();
+      await store.reindex();
+      const lite = sqlite();
+      await lite.reindex();
+      const questions: SearchOptions[] = [];
+      for (let q = 0; q < 60; q++) {
+        const words = Array.from({ length: 2 + (q % 3) }, word);
+        const query = q % 7 === 0 ? `"${words[0]} ${words[1]}" ${words[2] ?? ''}` : words.join(' ');
+        questions.push({ query, limit: 1 + (q % 10), offset: q % 4 === 0 ? 3 : 0 });
+      }
+      const previous = searchTuning.firstLookupChunks;
+      const counter = recordStatements();
+      let pruned = 0;
+      try {
+        for (const options of questions) {
+          // Every clause's chunks read at once: the full scoring, on the same chunk ids.
+          searchTuning.firstLookupChunks = Number.POSITIVE_INFINITY;
+          const full = await page(store, options);
+          // The same scores as SQLite's (chunk ids, which order ties, differ between stores).
+          const lited = await page(lite, options);
+          expect({ ...full, results: full.results.map((r) => r[2]) }).toEqual({
+            ...lited,
+            results: lited.results.map((r) => r[2]),
+          });
+          for (const budget of [1, 8]) {
+            searchTuning.firstLookupChunks = budget;
+            const r = await counter.during(() => page(store, options));
+            if (budget === 1 && lookups(r.sent, r.rows).length === 1) pruned++;
+            expect(r.value, `${JSON.stringify(options)} (first look-up ${budget})`).toEqual(full);
+          }
+        }
+      } finally {
+        counter.restore();
+        searchTuning.firstLookupChunks = previous;
+      }
+      // The pruning did happen (a search that settled its page with its rarest clause alone).
+      expect(pruned).toBeGreaterThan(5);
+    });
   });
 }
+
+describe('reading the vectors a search fetches', () => {
+  test('tsvector text: quoted terms (quotes and backslashes doubled), positions and weights', () => {
+    const seen: string[] = [];
+    // As PostgreSQL prints them (weight D is not shown).
+    parseVector("'a''b':1A,2 'c\\\\d':3B,5 'e f':4C 'bare'", (t, p, w) =>
+      seen.push(`${t}@${p}${w}`),
+    );
+    expect(seen).toEqual(["a'b@1A", "a'b@2D", 'c\\d@3B', 'c\\d@5D', 'e f@4C']);
+  });
+
+  test("a query term's positions go to the title (A), the heading path (B) or the body", () => {
+    // q: the query terms' positions, all relabelled C; ab: the title and heading entries.
+    const terms = chunkTerms("'deploy':1C,4C,9C,12C 'canary':10C", "'deploy':1A,4B 'runbook':2A");
+    expect([...terms.entries()]).toEqual([
+      ['deploy', [[1], [4], [9, 12]]],
+      ['canary', [[], [], [10]]],
+    ]);
+  });
+});

@@ -1,6 +1,8 @@
 import type * as Pg from 'pg';
 import type { Language } from '../../lib/language.js';
 import {
+  clauseCeiling,
+  clausesStillNeeded,
   type IndexStats,
   type PlannedClause,
   phraseCount,
@@ -25,8 +27,19 @@ import type { Statements } from './sql.js';
 /** Sends one statement (on the pool, or on a client inside a transaction). */
 export type Run = (query: Pg.QueryConfig) => Promise<Pg.QueryResult>;
 
-/** Field of a `tsvector` weight: A title, B heading path, D body. */
-const FIELD_OF_WEIGHT: Readonly<Record<string, number>> = { A: 0, B: 1, C: 1, D: 2 };
+/**
+ * Most chunks the first look-up of a search may expect (by the document frequencies of the
+ * clauses it takes, rarest first): enough for the rare words of a question to settle the page
+ * alone in the common case, few enough that a search never reads a common word's chunks
+ * before it knows it must.
+ */
+const FIRST_LOOKUP_CHUNKS = 1000;
+
+/**
+ * @internal Tests set a small first look-up on a small index to see the pruning at work (and
+ * `Infinity` to read every clause's chunks at once, as a search without pruning would).
+ */
+export const searchTuning = { firstLookupChunks: FIRST_LOOKUP_CHUNKS };
 
 /** A `tsquery` operand: the term quoted. */
 function operand(term: string): string {
@@ -135,8 +148,9 @@ export class PgSearch {
     const plan = planQuery(clauses, languages, df, expansions, stats);
     if (match !== 'raw') expression = plan.expression;
 
-    const scorer = await this.score(run, plan, stats, files, within);
-    const rows = scorer.top(request.offset + request.limit + 1);
+    const need = request.offset + request.limit + 1;
+    const scorer = await this.score(run, plan, stats, files, within, need);
+    const rows = scorer.top(need);
     if (match !== 'raw') {
       const top = rows[0];
       match = top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
@@ -181,10 +195,12 @@ export class PgSearch {
   }
 
   /**
-   * Scores the chunks holding the plan's clauses (or, for a raw query, the chunks it matched):
-   * one statement finds them through the GIN index and returns, per chunk, the positions of
-   * the plan's terms only; each chunk's clauses are then scored in the plan's order, as the
-   * SQLite backend does.
+   * Scores the chunks holding the plan's clauses (or, for a raw query, the chunks it matched).
+   * The rarest clauses' chunks are looked up first, each with the positions of every term of
+   * the plan, so they are scored in full; the clauses whose chunks could not reach the page
+   * then (see `clausesStillNeeded`) are never looked up, and the others are, in one more
+   * statement, for the chunks not seen yet. Every chunk is scored in the plan's clause order,
+   * as the SQLite backend does, so the page is the one a scan of every match would give.
    */
   private async score(
     run: Run,
@@ -192,87 +208,209 @@ export class PgSearch {
     stats: IndexStats,
     files: readonly number[] | undefined,
     within: readonly number[] | undefined,
+    need: number,
   ): Promise<Scorer> {
-    const { s } = this.n;
     const terms = new Set<string>();
-    const alternatives: string[] = [];
     for (const c of plan.clauses) {
       for (const list of c.terms.values()) for (const t of list) terms.add(t);
-      alternatives.push(...clauseQuery(c));
     }
-    const values: unknown[] = [[...terms]];
-    const where: string[] = [];
+    const chunks = new Map<number, Candidate>();
+    const look = (where: string[], values: unknown[]) =>
+      this.fetch(run, [...terms], where, values, files, chunks);
     if (within) {
-      values.push(within);
-      where.push(`c.id = ANY($${values.length}::bigint[])`);
-    } else {
-      if (alternatives.length === 0) return new Scorer(plan, stats, 0);
-      values.push([...new Set(alternatives)].join(' | '));
-      where.push(`c.terms @@ $${values.length}::tsquery`);
+      await look(['c.id = ANY($2::bigint[])'], [within]);
+      return rank(plan, stats, chunks, within);
     }
+    if (plan.clauses.length === 0) return new Scorer(plan, stats, 0);
+    // Rarest first (highest ceiling); the first look-up takes clauses while their chunks are few.
+    const order = plan.clauses
+      .map((_, i) => i)
+      .sort((a, b) => clauseCeiling(plan.clauses[b]!) - clauseCeiling(plan.clauses[a]!) || a - b);
+    const first: number[] = [];
+    let expected = 0;
+    for (const i of order) {
+      const df = plan.clauses[i]!.df;
+      if (first.length > 0 && expected + df > searchTuning.firstLookupChunks) break;
+      first.push(i);
+      expected += df;
+    }
+    const query = (list: readonly number[]) =>
+      [...new Set(list.flatMap((i) => clauseQuery(plan.clauses[i]!)))].join(' | ');
+    await look(['c.terms @@ $2::tsquery'], [query(first)]);
+    const pending = order.filter((i) => !first.includes(i));
+    if (pending.length > 0) {
+      const best = rank(plan, stats, chunks, undefined).top(need);
+      const threshold = best.length >= need ? best[need - 1]!.score : 0;
+      const rest = clausesStillNeeded(plan, pending, threshold);
+      if (rest.length > 0) {
+        await look(
+          ['c.terms @@ $2::tsquery', 'NOT (c.terms @@ $3::tsquery)'],
+          [query(rest), query(first)],
+        );
+      }
+    }
+    return rank(plan, stats, chunks, undefined);
+  }
+
+  /**
+   * Adds the chunks matching `where` (parameters from $2 on) to `chunks`, each with the
+   * positions of `terms` it holds per field: the vector cut down to those terms (their weights
+   * set to C, which the index never uses, then only C kept) and its title and heading-path
+   * entries (weights A and B), both small, as text; a term's body positions are the rest.
+   */
+  private async fetch(
+    run: Run,
+    terms: readonly string[],
+    where: string[],
+    values: unknown[],
+    files: readonly number[] | undefined,
+    chunks: Map<number, Candidate>,
+  ): Promise<void> {
+    const { s } = this.n;
+    const all: unknown[] = [terms, ...values];
+    const conditions = [...where];
     if (files) {
-      values.push(files);
-      where.push(`c.file_id = ANY($${values.length}::bigint[])`);
+      all.push(files);
+      conditions.push(`c.file_id = ANY($${all.length}::bigint[])`);
     }
     const r = await run({
-      // The vector cut down to the query's terms (deleting every other lexeme: two array
-      // operations in C, about half the cost of unnesting every lexeme and filtering).
-      text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, u.lexeme, u.positions, u.weights
-        FROM ${s}.chunks c LEFT JOIN LATERAL
-          unnest(ts_delete(c.terms, tsvector_to_array(ts_delete(c.terms, $1::text[])))) u ON true
-        WHERE ${where.join(' AND ')}`,
-      values,
+      text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len,
+          ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
+          ts_filter(c.terms, '{a,b}')::text AS ab
+        FROM ${s}.chunks c WHERE ${conditions.join(' AND ')}`,
+      values: all,
     });
-    const chunks = new Map<
-      number,
-      { lang: Language; lengths: [number, number, number]; terms: ChunkTerms }
-    >();
     for (const row of r.rows as Array<{
       id: string;
       lang: string;
       title_len: number;
       headings_len: number;
       body_len: number;
-      lexeme: string | null;
-      positions: number[] | null;
-      weights: string[] | null;
+      q: string;
+      ab: string;
     }>) {
-      const id = Number(row.id);
-      let chunk = chunks.get(id);
-      if (!chunk) {
-        chunk = {
-          lang: row.lang as Language,
-          lengths: [row.title_len, row.headings_len, row.body_len],
-          terms: new Map(),
-        };
-        chunks.set(id, chunk);
-      }
-      const lexeme = row.lexeme;
-      if (lexeme === null) continue;
-      const at: [number[], number[], number[]] = [[], [], []];
-      const positions = row.positions ?? [];
-      const weights = row.weights ?? [];
-      positions.forEach((p, i) => {
-        at[FIELD_OF_WEIGHT[weights[i] ?? 'D'] ?? 2]!.push(p);
+      chunks.set(Number(row.id), {
+        lang: row.lang as Language,
+        lengths: [row.title_len, row.headings_len, row.body_len],
+        terms: chunkTerms(row.q, row.ab),
       });
-      chunk.terms.set(lexeme, at);
     }
-    // Chunk ids in ascending order: the same order SQLite's slots give ties and sums.
-    const ids = [...new Set([...chunks.keys(), ...(within ?? [])])].sort((a, b) => a - b);
-    const scorer = new Scorer(plan, stats, ids.length);
-    ids.forEach((id, slot) => {
-      if (within) scorer.touch(slot, id);
-      const chunk = chunks.get(id);
-      if (!chunk) return;
-      plan.clauses.forEach((clause, i) => {
-        const counts = clauseCounts(clause, chunk.lang, chunk.terms);
-        if (counts) {
-          scorer.add(i, slot, id, chunk.lang, chunk.lengths, counts[0], counts[1], counts[2]);
-        }
-      });
-    });
-    return scorer;
   }
+}
+
+/** A candidate chunk as fetched: its language, field lengths and the query terms it holds. */
+interface Candidate {
+  lang: Language;
+  lengths: [number, number, number];
+  terms: ChunkTerms;
+}
+
+/** Scores candidates, in ascending chunk id order (the order SQLite's slots give ties and sums). */
+function rank(
+  plan: QueryPlan,
+  stats: IndexStats,
+  chunks: ReadonlyMap<number, Candidate>,
+  within: readonly number[] | undefined,
+): Scorer {
+  const ids = [...new Set([...chunks.keys(), ...(within ?? [])])].sort((a, b) => a - b);
+  const scorer = new Scorer(plan, stats, ids.length);
+  ids.forEach((id, slot) => {
+    if (within) scorer.touch(slot, id);
+    const chunk = chunks.get(id);
+    if (!chunk) return;
+    plan.clauses.forEach((clause, i) => {
+      const counts = clauseCounts(clause, chunk.lang, chunk.terms);
+      if (counts) {
+        scorer.add(i, slot, id, chunk.lang, chunk.lengths, counts[0], counts[1], counts[2]);
+      }
+    });
+  });
+  return scorer;
+}
+
+/**
+ * Reads `tsvector` text output (`'term':1A,2 'it''s':3B`; quotes and backslashes doubled) into
+ * each term's positions with their weight letter ('D' when none is shown).
+ */
+export function parseVector(
+  text: string,
+  visit: (term: string, position: number, weight: string) => void,
+): void {
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (text[i] !== "'") {
+      i++;
+      continue;
+    }
+    i++;
+    let term = '';
+    for (;;) {
+      const ch = text[i];
+      if (ch === undefined) break;
+      if (ch === "'") {
+        if (text[i + 1] === "'") {
+          term += "'";
+          i += 2;
+          continue;
+        }
+        i++;
+        break;
+      }
+      if (ch === '\\') {
+        term += text[i + 1] ?? '';
+        i += 2;
+        continue;
+      }
+      term += ch;
+      i++;
+    }
+    if (text[i] !== ':') continue;
+    i++;
+    for (;;) {
+      let p = 0;
+      while (i < n && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) {
+        p = p * 10 + text.charCodeAt(i) - 48;
+        i++;
+      }
+      let weight = 'D';
+      const w = text[i];
+      if (w === 'A' || w === 'B' || w === 'C' || w === 'D') {
+        weight = w;
+        i++;
+      }
+      visit(term, p, weight);
+      if (text[i] !== ',') break;
+      i++;
+    }
+  }
+}
+
+/**
+ * A chunk's query terms with their positions per field, from `q` (every position of the query
+ * terms it holds) and `ab` (its title and heading-path entries): a position of a query term
+ * that `ab` gives weight A is in the title, B in the heading path, any other in the body.
+ */
+export function chunkTerms(q: string, ab: string): ChunkTerms {
+  const head = new Map<string, Map<number, number>>();
+  parseVector(ab, (term, position, weight) => {
+    let at = head.get(term);
+    if (!at) {
+      at = new Map();
+      head.set(term, at);
+    }
+    at.set(position, weight === 'A' ? 0 : 1);
+  });
+  const out: ChunkTerms = new Map();
+  parseVector(q, (term, position) => {
+    let at = out.get(term);
+    if (!at) {
+      at = [[], [], []];
+      out.set(term, at);
+    }
+    at[head.get(term)?.get(position) ?? 2]!.push(position);
+  });
+  return out;
 }
 
 /** The `tsquery` alternatives that find a clause's chunks (a phrase: its words in order). */
