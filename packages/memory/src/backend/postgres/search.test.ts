@@ -1,11 +1,13 @@
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { phraseCount } from '../../lib/rank.js';
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
 import { postgresForTests, recordStatements, testSchemas } from '../../test-helpers/postgres.js';
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
-import { chunkTerms, parseVector, searchTuning } from './search.js';
+import { parseVector, phraseIn } from './candidates.js';
+import { searchTuning } from './search.js';
 
 // The PostgreSQL search path: how many statements a search sends, that the languages it reads
 // follow a reindex made elsewhere, and that it ranks exactly as the SQLite backend does: the
@@ -300,12 +302,21 @@ describe('reading the vectors a search fetches', () => {
     expect(seen).toEqual(["a'b@1A", "a'b@2D", 'c\\d@3B', 'c\\d@5D', 'e f@4C']);
   });
 
-  test("a query term's positions go to the title (A), the heading path (B) or the body", () => {
-    // q: the query terms' positions, all relabelled C; ab: the title and heading entries.
-    const terms = chunkTerms("'deploy':1C,4C,9C,12C 'canary':10C", "'deploy':1A,4B 'runbook':2A");
-    expect([...terms.entries()]).toEqual([
-      ['deploy', [[1], [4], [9, 12]]],
-      ['canary', [[], [], [10]]],
-    ]);
+  test('a phrase is found in a field exactly when the positions count one (lib/rank.ts)', () => {
+    let seed = 3;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor((seed / 2147483648) * n);
+    };
+    let found = 0;
+    for (let k = 0; k < 2000; k++) {
+      const lists = Array.from({ length: 1 + random(3) }, () =>
+        [...new Set(Array.from({ length: random(6) }, () => random(20)))].sort((a, b) => a - b),
+      );
+      const count = phraseCount(lists);
+      if (count > 0) found++;
+      expect(phraseIn(lists), JSON.stringify(lists)).toBe(count > 0);
+    }
+    expect(found).toBeGreaterThan(100);
   });
 });

@@ -5,7 +5,6 @@ import {
   clausesStillNeeded,
   type IndexStats,
   type PlannedClause,
-  phraseCount,
   planQuery,
   type QueryPlan,
   queryClauses,
@@ -20,6 +19,7 @@ import {
   type SearchPage,
   type SearchRequest,
 } from '../types.js';
+import { Candidates } from './candidates.js';
 import { rawToTsquery } from './raw.js';
 import type { Names } from './schema.js';
 import type { Statements } from './sql.js';
@@ -45,9 +45,6 @@ export const searchTuning = { firstLookupChunks: FIRST_LOOKUP_CHUNKS };
 function operand(term: string): string {
   return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
-
-/** One candidate chunk's terms: per term, its positions per field. */
-type ChunkTerms = Map<string, [number[], number[], number[]]>;
 
 /**
  * The PostgreSQL backend's search: the same ranking as every backend (`lib/rank.ts`), fed from
@@ -214,12 +211,12 @@ export class PgSearch {
     for (const c of plan.clauses) {
       for (const list of c.terms.values()) for (const t of list) terms.add(t);
     }
-    const chunks = new Map<number, Candidate>();
+    const chunks = new Candidates(plan);
     const look = (where: string[], values: unknown[]) =>
       this.fetch(run, [...terms], where, values, files, chunks);
     if (within) {
       await look(['c.id = ANY($2::bigint[])'], [within]);
-      return rank(plan, stats, chunks, within);
+      return chunks.score(stats, within);
     }
     if (plan.clauses.length === 0) return new Scorer(plan, stats, 0);
     // Rarest first (highest ceiling); the first look-up takes clauses while their chunks are few.
@@ -239,7 +236,7 @@ export class PgSearch {
     await look(['c.terms @@ $2::tsquery'], [query(first)]);
     const pending = order.filter((i) => !first.includes(i));
     if (pending.length > 0) {
-      const best = rank(plan, stats, chunks, undefined).top(need);
+      const best = chunks.score(stats, undefined).top(need);
       const threshold = best.length >= need ? best[need - 1]!.score : 0;
       const rest = clausesStillNeeded(plan, pending, threshold);
       if (rest.length > 0) {
@@ -249,7 +246,7 @@ export class PgSearch {
         );
       }
     }
-    return rank(plan, stats, chunks, undefined);
+    return chunks.score(stats, undefined);
   }
 
   /**
@@ -264,7 +261,7 @@ export class PgSearch {
     where: string[],
     values: unknown[],
     files: readonly number[] | undefined,
-    chunks: Map<number, Candidate>,
+    chunks: Candidates,
   ): Promise<void> {
     const { s } = this.n;
     const all: unknown[] = [terms, ...values];
@@ -289,128 +286,17 @@ export class PgSearch {
       q: string;
       ab: string;
     }>) {
-      chunks.set(Number(row.id), {
-        lang: row.lang as Language,
-        lengths: [row.title_len, row.headings_len, row.body_len],
-        terms: chunkTerms(row.q, row.ab),
-      });
+      chunks.add(
+        Number(row.id),
+        row.lang as Language,
+        row.title_len,
+        row.headings_len,
+        row.body_len,
+        row.q,
+        row.ab,
+      );
     }
   }
-}
-
-/** A candidate chunk as fetched: its language, field lengths and the query terms it holds. */
-interface Candidate {
-  lang: Language;
-  lengths: [number, number, number];
-  terms: ChunkTerms;
-}
-
-/** Scores candidates, in ascending chunk id order (the order SQLite's slots give ties and sums). */
-function rank(
-  plan: QueryPlan,
-  stats: IndexStats,
-  chunks: ReadonlyMap<number, Candidate>,
-  within: readonly number[] | undefined,
-): Scorer {
-  const ids = [...new Set([...chunks.keys(), ...(within ?? [])])].sort((a, b) => a - b);
-  const scorer = new Scorer(plan, stats, ids.length);
-  ids.forEach((id, slot) => {
-    if (within) scorer.touch(slot, id);
-    const chunk = chunks.get(id);
-    if (!chunk) return;
-    plan.clauses.forEach((clause, i) => {
-      const counts = clauseCounts(clause, chunk.lang, chunk.terms);
-      if (counts) {
-        scorer.add(i, slot, id, chunk.lang, chunk.lengths, counts[0], counts[1], counts[2]);
-      }
-    });
-  });
-  return scorer;
-}
-
-/**
- * Reads `tsvector` text output (`'term':1A,2 'it''s':3B`; quotes and backslashes doubled) into
- * each term's positions with their weight letter ('D' when none is shown).
- */
-export function parseVector(
-  text: string,
-  visit: (term: string, position: number, weight: string) => void,
-): void {
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    if (text[i] !== "'") {
-      i++;
-      continue;
-    }
-    i++;
-    let term = '';
-    for (;;) {
-      const ch = text[i];
-      if (ch === undefined) break;
-      if (ch === "'") {
-        if (text[i + 1] === "'") {
-          term += "'";
-          i += 2;
-          continue;
-        }
-        i++;
-        break;
-      }
-      if (ch === '\\') {
-        term += text[i + 1] ?? '';
-        i += 2;
-        continue;
-      }
-      term += ch;
-      i++;
-    }
-    if (text[i] !== ':') continue;
-    i++;
-    for (;;) {
-      let p = 0;
-      while (i < n && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) {
-        p = p * 10 + text.charCodeAt(i) - 48;
-        i++;
-      }
-      let weight = 'D';
-      const w = text[i];
-      if (w === 'A' || w === 'B' || w === 'C' || w === 'D') {
-        weight = w;
-        i++;
-      }
-      visit(term, p, weight);
-      if (text[i] !== ',') break;
-      i++;
-    }
-  }
-}
-
-/**
- * A chunk's query terms with their positions per field, from `q` (every position of the query
- * terms it holds) and `ab` (its title and heading-path entries): a position of a query term
- * that `ab` gives weight A is in the title, B in the heading path, any other in the body.
- */
-export function chunkTerms(q: string, ab: string): ChunkTerms {
-  const head = new Map<string, Map<number, number>>();
-  parseVector(ab, (term, position, weight) => {
-    let at = head.get(term);
-    if (!at) {
-      at = new Map();
-      head.set(term, at);
-    }
-    at.set(position, weight === 'A' ? 0 : 1);
-  });
-  const out: ChunkTerms = new Map();
-  parseVector(q, (term, position) => {
-    let at = out.get(term);
-    if (!at) {
-      at = [[], [], []];
-      out.set(term, at);
-    }
-    at[head.get(term)?.get(position) ?? 2]!.push(position);
-  });
-  return out;
 }
 
 /** The `tsquery` alternatives that find a clause's chunks (a phrase: its words in order). */
@@ -423,36 +309,4 @@ function clauseQuery(c: PlannedClause): string[] {
   const out = new Set<string>();
   for (const list of c.terms.values()) for (const t of list) out.add(operand(t));
   return [...out];
-}
-
-/**
- * A clause's per-field counts in one chunk: a word's occurrences (the stem of the chunk's
- * language), a prefix's summed over the terms it stands for, a phrase's presence per field.
- */
-function clauseCounts(
-  clause: PlannedClause,
-  lang: Language,
-  terms: ChunkTerms,
-): [number, number, number] | undefined {
-  const list = clause.terms.get(lang);
-  if (!list) return undefined;
-  if (clause.kind === 'phrase') {
-    const places = list.map((t) => terms.get(t));
-    if (places.some((p) => p === undefined)) return undefined;
-    const out: [number, number, number] = [0, 0, 0];
-    for (let f = 0; f < 3; f++) {
-      out[f] = phraseCount(places.map((p) => [...p![f]!].sort((a, b) => a - b))) > 0 ? 1 : 0;
-    }
-    return out;
-  }
-  const out: [number, number, number] = [0, 0, 0];
-  const each = clause.kind === 'prefix' ? list : list.slice(0, 1);
-  for (const t of each) {
-    const at = terms.get(t);
-    if (!at) continue;
-    out[0] += at[0].length;
-    out[1] += at[1].length;
-    out[2] += at[2].length;
-  }
-  return out;
 }
