@@ -18,19 +18,17 @@ export class Candidates {
   private readonly width: number;
   /** Per language: which word and prefix clauses each term counts for. */
   private readonly counted = new Map<Language, Map<string, number[]>>();
-  /** Per language: the phrase clauses, with their terms in order. */
-  private readonly phrases = new Map<Language, Array<{ clause: number; terms: string[] }>>();
-  /** Every term of a phrase (in any language): their positions are kept while a row is read. */
-  private readonly phraseTerms = new Set<string>();
-  // Scratch of the row being read (reused): the title/heading entries, a phrase term's places.
+  /** The phrase clauses, in plan order: PostgreSQL says in which fields each occurs. */
+  readonly phrases: number[] = [];
+  /** The languages the plan has clauses for. */
+  private readonly languages = new Set<Language>();
+  // Scratch of the row being read (reused): its title and heading-path entries.
   private readonly abTerm: string[] = [];
   private readonly abPos: number[] = [];
   private readonly abField: number[] = [];
-  private readonly places = new Map<string, [number[], number[], number[]]>();
   // The row being read: where its counts start, its language's counted terms, phrases or not.
   private rowBase = 0;
   private rowCounted: Map<string, number[]> | undefined;
-  private rowPhrases = false;
   // The visitors of the two vectors, made once (not a closure per row).
   private readonly visitAb = (term: string, position: number, weight: string): void => {
     this.abTerm.push(term);
@@ -47,27 +45,15 @@ export class Candidates {
     }
     const clauses = this.rowCounted?.get(term);
     if (clauses) for (const c of clauses) this.counts[this.rowBase + 3 * c + field]! += 1;
-    if (this.rowPhrases && this.phraseTerms.has(term)) {
-      let at = this.places.get(term);
-      if (!at) {
-        at = [[], [], []];
-        this.places.set(term, at);
-      }
-      at[field]!.push(position);
-    }
   };
 
   constructor(private readonly plan: QueryPlan) {
     this.width = plan.clauses.length * 3;
     plan.clauses.forEach((clause, i) => {
+      if (clause.kind === 'phrase') this.phrases.push(i);
       for (const [lang, list] of clause.terms) {
-        if (clause.kind === 'phrase') {
-          const of = this.phrases.get(lang) ?? [];
-          of.push({ clause: i, terms: [...list] });
-          this.phrases.set(lang, of);
-          for (const t of list) this.phraseTerms.add(t);
-          continue;
-        }
+        this.languages.add(lang);
+        if (clause.kind === 'phrase') continue;
         const map = this.counted.get(lang) ?? new Map<string, number[]>();
         this.counted.set(lang, map);
         // A word counts its stem in the chunk's language; a prefix each term it stands for.
@@ -85,9 +71,11 @@ export class Candidates {
   }
 
   /**
-   * Adds one chunk from `q` (every position of the query's terms it holds, as `tsvector` text)
-   * and `ab` (its title and heading-path entries, weights A and B): a position of a query term
-   * that `ab` gives weight A is in the title, B in the heading path, any other in the body.
+   * Adds one chunk from `q` (every position of the query's word and prefix terms it holds, as
+   * `tsvector` text), `ab` (its title and heading-path entries, weights A and B) and `phrases`
+   * (per phrase clause, the fields it occurs in: bit 0 title, 1 heading path, 2 body): a
+   * position of a query term that `ab` gives weight A is in the title, B in the heading path,
+   * any other in the body.
    */
   add(
     id: number,
@@ -97,6 +85,7 @@ export class Candidates {
     body: number,
     q: string,
     ab: string,
+    phrases: readonly number[],
   ): void {
     const row = this.ids.length;
     this.ids.push(id);
@@ -104,28 +93,23 @@ export class Candidates {
     this.lengths.push(title, headings, body);
     const base = row * this.width;
     for (let k = 0; k < this.width; k++) this.counts.push(0);
-    const counted = this.counted.get(lang);
-    const phrases = this.phrases.get(lang);
     // The language's clauses decide what counts; a chunk in a language the plan lacks scores nothing.
-    this.holds.push(counted !== undefined || phrases !== undefined);
-    if (!counted && !phrases) return;
+    const holds = this.languages.has(lang);
+    this.holds.push(holds);
+    if (!holds) return;
+    this.phrases.forEach((clause, k) => {
+      const fields = phrases[k] ?? 0;
+      for (let f = 0; f < 3; f++) this.counts[base + 3 * clause + f] = (fields >> f) & 1;
+    });
+    const counted = this.counted.get(lang);
+    if (!counted || q === '') return;
     this.abTerm.length = 0;
     this.abPos.length = 0;
     this.abField.length = 0;
     parseVector(ab, this.visitAb);
     this.rowBase = base;
     this.rowCounted = counted;
-    this.rowPhrases = phrases !== undefined;
-    if (phrases) this.places.clear();
     parseVector(q, this.visitQ);
-    if (!phrases) return;
-    for (const { clause, terms } of phrases) {
-      const at = terms.map((t) => this.places.get(t));
-      if (at.some((p) => p === undefined)) continue;
-      for (let f = 0; f < 3; f++) {
-        if (phraseIn(at.map((p) => p![f]!))) this.counts[base + 3 * clause + f] = 1;
-      }
-    }
   }
 
   /**
@@ -185,34 +169,6 @@ export class Candidates {
     });
     return scorer;
   }
-}
-
-/**
- * Whether a phrase occurs in one field, from the positions of each of its terms there (each
- * list ascending): a start whose i-th following position holds the i-th next term.
- */
-export function phraseIn(positions: ReadonlyArray<readonly number[]>): boolean {
-  if (positions.length === 0 || positions.some((p) => p.length === 0)) return false;
-  for (const start of positions[0]!) {
-    let all = true;
-    for (let i = 1; i < positions.length && all; i++) all = holds(positions[i]!, start + i);
-    if (all) return true;
-  }
-  return false;
-}
-
-/** Binary search of an ascending list. */
-function holds(list: readonly number[], value: number): boolean {
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = list[mid]!;
-    if (v === value) return true;
-    if (v < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
 
 /**

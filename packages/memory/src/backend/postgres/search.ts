@@ -209,11 +209,13 @@ export class PgSearch {
   ): Promise<Scorer> {
     const terms = new Set<string>();
     for (const c of plan.clauses) {
+      if (c.kind === 'phrase') continue;
       for (const list of c.terms.values()) for (const t of list) terms.add(t);
     }
     const chunks = new Candidates(plan);
+    const phrases = chunks.phrases.map((i) => phraseFields(plan.clauses[i]!));
     const look = (where: string[], values: unknown[]) =>
-      this.fetch(run, [...terms], where, values, files, chunks);
+      this.fetch(run, [...terms], phrases, where, values, files, chunks);
     if (within) {
       await look(['c.id = ANY($2::bigint[])'], [within]);
       return chunks.score(stats, within);
@@ -258,6 +260,7 @@ export class PgSearch {
   private async fetch(
     run: Run,
     terms: readonly string[],
+    phrases: ReadonlyArray<PhraseFields>,
     where: string[],
     values: unknown[],
     files: readonly number[] | undefined,
@@ -270,22 +273,40 @@ export class PgSearch {
       all.push(files);
       conditions.push(`c.file_id = ANY($${all.length}::bigint[])`);
     }
+    const param = (v: unknown) => `$${all.push(v)}`;
+    // Per phrase clause, the fields it occurs in, checked by PostgreSQL: its words in order,
+    // each of one field's weight (A title, B heading path, D body; fields never touch).
+    const columns = phrases.map((variants, k) => {
+      const cases = variants.map(({ langs, fields }) => {
+        const bits = fields
+          .map((q, f) => `((c.terms @@ ${param(q)}::tsquery)::int << ${f})`)
+          .join(' | ');
+        return `WHEN c.lang = ANY(${param(langs)}::text[]) THEN ${bits}`;
+      });
+      return `, CASE ${cases.join(' ')} ELSE 0 END AS p${k}`;
+    });
+    const text =
+      terms.length > 0
+        ? `ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
+          ts_filter(c.terms, '{a,b}')::text AS ab`
+        : `'' AS q, '' AS ab, $1::text[] IS NULL AS none`;
     const r = await run({
-      text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len,
-          ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
-          ts_filter(c.terms, '{a,b}')::text AS ab
+      text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, ${text}${columns.join('')}
         FROM ${s}.chunks c WHERE ${conditions.join(' AND ')}`,
       values: all,
     });
-    for (const row of r.rows as Array<{
-      id: string;
-      lang: string;
-      title_len: number;
-      headings_len: number;
-      body_len: number;
-      q: string;
-      ab: string;
-    }>) {
+    const fields = phrases.map((_, k) => `p${k}`);
+    for (const row of r.rows as Array<
+      {
+        id: string;
+        lang: string;
+        title_len: number;
+        headings_len: number;
+        body_len: number;
+        q: string;
+        ab: string;
+      } & Record<string, unknown>
+    >) {
       chunks.add(
         Number(row.id),
         row.lang as Language,
@@ -294,9 +315,29 @@ export class PgSearch {
         row.body_len,
         row.q,
         row.ab,
+        fields.map((f) => Number(row[f])),
       );
     }
   }
+}
+
+/** A phrase clause's checks per field, per group of languages that share its terms. */
+type PhraseFields = Array<{ langs: string[]; fields: [string, string, string] }>;
+
+function phraseFields(c: PlannedClause): PhraseFields {
+  const byTerms = new Map<string, { langs: string[]; list: readonly string[] }>();
+  for (const [lang, list] of c.terms) {
+    const key = JSON.stringify(list);
+    const entry = byTerms.get(key) ?? { langs: [], list };
+    entry.langs.push(lang);
+    byTerms.set(key, entry);
+  }
+  return [...byTerms.values()].map(({ langs, list }) => ({
+    langs,
+    fields: (['A', 'B', 'D'] as const).map((w) =>
+      list.map((t) => `${operand(t)}:${w}`).join(' <-> '),
+    ) as [string, string, string],
+  }));
 }
 
 /**
