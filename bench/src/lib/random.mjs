@@ -1,22 +1,12 @@
 // Deterministic pseudo-random helpers: every corpus is a pure function of the seed.
 
-/** mulberry32: a small, fast 32-bit generator; returns floats in [0, 1). */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRng } from '@lectern/markdown/testing';
 
 /** A generator with the helpers the corpora use. `label` derives an independent stream. */
 export function createRandom(seed, label = '') {
   let mixed = seed >>> 0;
   for (const ch of label) mixed = Math.imul(mixed ^ ch.charCodeAt(0), 0x9e3779b1) >>> 0;
-  const next = mulberry32(mixed);
+  const next = createRng(mixed);
   const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
   const pick = (list) => list[Math.floor(next() * list.length)];
   return { next, int, pick };

@@ -41,75 +41,54 @@ export async function lines(ctx) {
       if (n < want) throw new Error(`read_text_file returned ${n} lines, not ${want}`);
     };
 
-    const mid = await alternate(
-      [
-        { key: 'lectern', run: async () => expect200(await server.call('read_text', middle)) },
-        { key: 'handler', run: async () => expect200(await handler('read_text', middle)) },
-        {
-          key: 'peer',
-          run: async () =>
-            peerLines(await fs.call('read_text_file', { path: text.path, head: 200 }), 200),
-        },
-      ],
-      { rounds: rounds.fast, warmup: 60 },
-    );
-    rows.push(
-      makeRow({
-        scenario: 'lines',
-        measure: `200 lines from the middle of a ${mib} MiB file`,
-        peer: 'filesystem read_text_file head=200',
-        samples: mid,
-        rssMb: server.peakRssMb(),
-        peerRssMb: fs.peakRssMb(),
-        note: 'the filesystem server cannot start in the middle of a file; its nearest call, the first 200 lines (head), is its best case. The row below gives its real cost of reaching the middle.',
-      }),
-    );
+    /** 200 lines read by Lectern with `args`, beside the peer's `read_text_file` with `peerArgs`. */
+    const readRow = async (args, peerArgs, peerWant, timing, row) => {
+      const samples = await alternate(
+        [
+          { key: 'lectern', run: async () => expect200(await server.call('read_text', args)) },
+          { key: 'handler', run: async () => expect200(await handler('read_text', args)) },
+          {
+            key: 'peer',
+            run: async () =>
+              peerLines(
+                await fs.call('read_text_file', { path: text.path, ...peerArgs }),
+                peerWant,
+              ),
+          },
+        ],
+        timing,
+      );
+      rows.push(
+        makeRow({
+          scenario: 'lines',
+          samples,
+          rssMb: server.peakRssMb(),
+          peerRssMb: fs.peakRssMb(),
+          ...row,
+        }),
+      );
+    };
+    const fast = { rounds: rounds.fast, warmup: 60 };
 
-    const end = await alternate(
-      [
-        { key: 'lectern', run: async () => expect200(await server.call('read_text', tail)) },
-        { key: 'handler', run: async () => expect200(await handler('read_text', tail)) },
-        {
-          key: 'peer',
-          run: async () =>
-            peerLines(await fs.call('read_text_file', { path: text.path, tail: 200 }), 200),
-        },
-      ],
-      { rounds: rounds.fast, warmup: 60 },
-    );
-    rows.push(
-      makeRow({
-        scenario: 'lines',
-        measure: `200 lines from the tail of a ${mib} MiB file`,
-        peer: 'filesystem read_text_file tail=200',
-        samples: end,
-        rssMb: server.peakRssMb(),
-        peerRssMb: fs.peakRssMb(),
-      }),
-    );
-
-    const whole = await alternate(
-      [
-        { key: 'lectern', run: async () => expect200(await server.call('read_text', middle)) },
-        { key: 'handler', run: async () => expect200(await handler('read_text', middle)) },
-        {
-          key: 'peer',
-          run: async () =>
-            peerLines(await fs.call('read_text_file', { path: text.path }), text.lines),
-        },
-      ],
+    await readRow(middle, { head: 200 }, 200, fast, {
+      measure: `200 lines from the middle of a ${mib} MiB file`,
+      peer: 'filesystem read_text_file head=200',
+      note: 'the filesystem server cannot start in the middle of a file; its nearest call, the first 200 lines (head), is its best case. The row below gives its real cost of reaching the middle.',
+    });
+    await readRow(tail, { tail: 200 }, 200, fast, {
+      measure: `200 lines from the tail of a ${mib} MiB file`,
+      peer: 'filesystem read_text_file tail=200',
+    });
+    await readRow(
+      middle,
+      {},
+      text.lines,
       { rounds: rounds.call, warmup: 2 },
-    );
-    rows.push(
-      makeRow({
-        scenario: 'lines',
+      {
         measure: `200 lines from the middle, peer reads the whole file`,
         peer: 'filesystem read_text_file (whole file)',
-        samples: whole,
-        rssMb: server.peakRssMb(),
-        peerRssMb: fs.peakRssMb(),
         note: `the only way the filesystem server reaches the middle of a file: return all of it. Its answer carries the file twice (text block and structuredContent): with the SDK client's default 10 MiB message limit that call fails for this file; the bench raises the limit to measure it.`,
-      }),
+      },
     );
 
     // ---- literal search of the docs tree, case-sensitive and not

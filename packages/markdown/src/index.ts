@@ -51,3 +51,10 @@ export {
   parseWikiLinkBody,
   type WikiLink,
 } from './lib/wikilinks.js';
+export {
+  findWorkerScript,
+  type WorkerFailure,
+  WorkerHost,
+  type WorkerHostOptions,
+  type WorkerMessage,
+} from './lib/worker-host.js';

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { type DocModel, documentFrom, type Outline, outlineOf } from './document.js';
 import type { OutlineRequest } from './worker.js';
+import { findWorkerScript, WorkerHost } from './worker-host.js';
 
 /** Texts from this many characters on are outlined in the worker thread by default. */
 export const WORKER_MIN_CHARS = 64 * 1024;
@@ -19,7 +17,7 @@ export interface AsyncDocumentOptions {
   workerMinChars?: number;
 }
 
-type Reply = { id: number; outline: Outline } | { id: number; error: string };
+type Reply = { id: number; outline: Outline };
 
 /**
  * After outlining this many characters in all, an idle worker thread is replaced by a fresh
@@ -27,67 +25,13 @@ type Reply = { id: number; outline: Outline } | { id: number; error: string };
  */
 const RECYCLE_CHARS = 8 * 1024 * 1024;
 
-let worker: Worker | null = null;
-/** Characters sent to the current worker thread. */
-let workerChars = 0;
-/** Worker threads replaced on purpose: their exit is not a failure. */
-const retired = new WeakSet<Worker>();
-let nextId = 0;
-const waiting = new Map<number, { resolve: (o: Outline) => void; reject: (e: Error) => void }>();
-
-/** The compiled worker script: beside this module in dist, or dist's when run from src. */
-function workerFile(): URL | null {
-  for (const rel of ['./worker.js', '../../dist/lib/worker.js']) {
-    const url = new URL(rel, import.meta.url);
-    if (existsSync(fileURLToPath(url))) return url;
-  }
-  return null;
-}
-
-function failAll(error: Error): void {
-  for (const w of waiting.values()) w.reject(error);
-  waiting.clear();
-}
-
-function theWorker(): Worker | null {
-  if (worker) return worker;
-  const file = workerFile();
-  if (!file) return null;
-  const w = new Worker(file);
-  w.on('message', (reply: Reply) => {
-    const job = waiting.get(reply.id);
-    if (!job) return;
-    waiting.delete(reply.id);
-    if (waiting.size === 0) {
-      w.unref();
-      if (worker === w && workerChars >= RECYCLE_CHARS) recycle(w);
-    }
-    if ('error' in reply) job.reject(new Error(reply.error));
-    else job.resolve(reply.outline);
-  });
-  w.on('error', (e) => {
-    if (retired.has(w)) return;
-    if (worker === w) worker = null;
-    failAll(e instanceof Error ? e : new Error(String(e)));
-  });
-  w.on('exit', (code) => {
-    if (retired.has(w)) return;
-    if (worker === w) worker = null;
-    failAll(new Error(`the Markdown worker thread exited with code ${code}`));
-  });
-  w.unref();
-  worker = w;
-  workerChars = 0;
-  return w;
-}
-
-/** Ends the idle worker `w` (giving its heap back) and starts its successor. */
-function recycle(w: Worker): void {
-  retired.add(w);
-  worker = null;
-  void w.terminate();
-  theWorker();
-}
+const host = new WorkerHost<OutlineRequest, Reply>({
+  // the compiled worker script: beside this module in dist, or dist's when run from src
+  script: () => findWorkerScript(import.meta.url, ['./worker.js', '../../dist/lib/worker.js']),
+  name: 'Markdown worker',
+  recycleAfter: RECYCLE_CHARS,
+  warmSuccessor: true,
+});
 
 /**
  * The outline of `text` found in a worker thread (started on first use, one for the process,
@@ -98,16 +42,9 @@ export function outlineInWorker(
   text: string,
   options: { forceRemark?: boolean } = {},
 ): Promise<Outline> {
-  const w = theWorker();
-  if (!w) return Promise.resolve(outlineOf(text, options));
-  const id = nextId++;
-  return new Promise<Outline>((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    w.ref();
-    workerChars += text.length;
-    const req: OutlineRequest = { id, text, forceRemark: options.forceRemark ?? false };
-    w.postMessage(req);
-  });
+  if (!host.available()) return Promise.resolve(outlineOf(text, options));
+  const forceRemark = options.forceRemark ?? false;
+  return host.request((id) => ({ id, text, forceRemark }), text.length).then((r) => r.outline);
 }
 
 /**

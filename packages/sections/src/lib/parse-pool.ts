@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { findWorkerScript, WorkerHost } from '@lectern/markdown';
 import { type ParsedFile, restoreHeadingPaths } from './parse.js';
 import type { ParseRequest } from './parse-worker.js';
 
@@ -56,83 +54,26 @@ function fullCollection(): void {
   collections++;
 }
 
-/** What the worker answers. */
-type Reply =
-  | { id: number; parsed: ParsedFile }
-  | { id: number; notText: ArrayBuffer }
-  | { id: number; error: string };
+/** What the worker answers (failures are turned into rejections by the host). */
+type Reply = { id: number; parsed: ParsedFile } | { id: number; notText: ArrayBuffer };
 
-interface Job {
-  resolve: (r: ParsedFile | Uint8Array) => void;
-  reject: (e: Error) => void;
-  length: number;
-}
-
-let worker: Worker | null = null;
-let workerBytes = 0;
-const retired = new WeakSet<Worker>();
-let nextId = 0;
-const waiting = new Map<number, Job>();
-
-/** The compiled worker script: beside this module in dist, or dist's when run from src. */
-let found: URL | null | undefined;
-
-function workerFile(): URL | null {
-  if (found !== undefined) return found;
-  found = null;
-  for (const rel of ['./parse-worker.js', '../../dist/lib/parse-worker.js']) {
-    const url = new URL(rel, import.meta.url);
-    if (existsSync(fileURLToPath(url))) {
-      found = url;
-      break;
-    }
-  }
-  return found;
-}
-
-function failAll(error: Error): void {
-  for (const job of waiting.values()) job.reject(error);
-  waiting.clear();
-}
-
-function theWorker(): Worker | null {
-  if (worker) return worker;
-  const file = workerFile();
-  if (!file) return null;
-  const w = new Worker(file, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
-  w.on('message', (reply: Reply) => {
-    const job = waiting.get(reply.id);
-    if (!job) return;
-    waiting.delete(reply.id);
-    if (waiting.size === 0) {
-      w.unref();
-      if (worker === w && workerBytes >= RECYCLE_BYTES) recycle(w);
-      // after the caller has taken the answer in (and dropped what it replaces)
-      if (job.length >= COLLECT_AFTER_BYTES) setImmediate(collectIfIdle);
-    }
-    if ('error' in reply) job.reject(new Error(`the parse worker thread failed: ${reply.error}`));
-    else if ('notText' in reply) job.resolve(new Uint8Array(reply.notText, 0, job.length));
-    else job.resolve(restoreHeadingPaths(reply.parsed));
-  });
-  w.on('error', (e) => {
-    if (retired.has(w)) return;
-    if (worker === w) worker = null;
-    failAll(e instanceof Error ? e : new Error(String(e)));
-  });
-  w.on('exit', (code) => {
-    if (retired.has(w)) return;
-    if (worker === w) worker = null;
-    failAll(new Error(`the parse worker thread exited with code ${code}`));
-  });
-  w.unref();
-  worker = w;
-  workerBytes = 0;
-  return w;
-}
+const host = new WorkerHost<ParseRequest, Reply>({
+  // the compiled worker script: beside this module in dist, or dist's when run from src
+  script: () =>
+    findWorkerScript(import.meta.url, ['./parse-worker.js', '../../dist/lib/parse-worker.js']),
+  name: 'parse worker',
+  errorPrefix: 'the parse worker thread failed: ',
+  recycleAfter: RECYCLE_BYTES,
+  resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+  // after the caller has taken the answer in (and dropped what it replaces)
+  onIdle: (bytes) => {
+    if (bytes >= COLLECT_AFTER_BYTES) setImmediate(collectIfIdle);
+  },
+});
 
 /** A full collection on this thread, unless another parse has been sent meanwhile. */
 function collectIfIdle(): void {
-  if (waiting.size === 0) fullCollection();
+  if (host.idle()) fullCollection();
 }
 
 /**
@@ -158,19 +99,9 @@ export function collectSoon(bytes: number): void {
   setImmediate(collectIfIdle);
 }
 
-/**
- * Ends the idle worker `w`, giving its heap back; the next parse starts a fresh one (an idle
- * successor would hold its own heap until then).
- */
-function recycle(w: Worker): void {
-  retired.add(w);
-  worker = null;
-  void w.terminate();
-}
-
 /** True when the worker script is there (it is missing only when running from unbuilt sources). */
 export function parseWorkerAvailable(): boolean {
-  return workerFile() !== null;
+  return host.available();
 }
 
 /**
@@ -185,8 +116,6 @@ export function parseInWorker(
   bytes: Uint8Array,
   options: { wholeBuffer?: boolean } = {},
 ): Promise<ParsedFile | Uint8Array> {
-  const w = theWorker();
-  if (!w) return Promise.reject(new Error('the parse worker script is missing'));
   // A buffer that holds only these bytes is handed over; one shared with other data (Node's
   // small-Buffer pool) never is: the bytes are copied out of it.
   const alone =
@@ -195,12 +124,10 @@ export function parseInWorker(
     (options.wholeBuffer === true || bytes.buffer.byteLength <= bytes.length + 16);
   // (`new Uint8Array` copies; a Buffer's `slice` would not)
   const buffer = alone ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject, length: bytes.length });
-    w.ref();
-    workerBytes += bytes.length;
-    const req: ParseRequest = { id, buffer, length: bytes.length };
-    w.postMessage(req, [buffer]);
-  });
+  const length = bytes.length;
+  return host
+    .request((id) => ({ id, buffer, length }), length, [buffer])
+    .then((r) =>
+      'notText' in r ? new Uint8Array(r.notText, 0, length) : restoreHeadingPaths(r.parsed),
+    );
 }
