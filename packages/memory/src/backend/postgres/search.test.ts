@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
@@ -159,6 +160,42 @@ if (url) {
         const pg = await shown(store, options);
         expect(pg.results.length, JSON.stringify(options)).toBeGreaterThan(0);
         expect(pg, JSON.stringify(options)).toEqual(await shown(lite, options));
+      }
+    });
+
+    test('a reindex committed between the statements of a search: it runs again in one snapshot', async () => {
+      writeCorpus();
+      const searcher = open('m1');
+      await searcher.reindex();
+      const writer = open('m2');
+      const before = await searcher.search({ query: 'canary' });
+      // Just before the page's details are read, another store rebuilds the index (new ids).
+      const original = pg.Client.prototype.query;
+      let moved = 0;
+      const texts: string[] = [];
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const text = String((args[0] as { text?: string })?.text ?? args[0]);
+        texts.push(text);
+        if (moved === 0 && text.includes('AS generation') && text.includes('c.id = ANY($1')) {
+          moved++;
+          void writer.reindex({ full: true }).then(
+            () => (original as (...a: unknown[]) => unknown).apply(this, args),
+            (error) => (args[args.length - 1] as (e: unknown) => void)(error),
+          );
+          return undefined;
+        }
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof original;
+      try {
+        const during = await searcher.search({ query: 'canary' });
+        expect(moved).toBe(1);
+        // The same notes and lines as before the rebuild, read again in one snapshot.
+        expect(during.results.map((r) => [r.path, r.start_line, r.score])).toEqual(
+          before.results.map((r) => [r.path, r.start_line, r.score]),
+        );
+        expect(texts.some((t) => t.startsWith('BEGIN ISOLATION LEVEL REPEATABLE READ'))).toBe(true);
+      } finally {
+        pg.Client.prototype.query = original;
       }
     });
 

@@ -24,6 +24,13 @@ import { rawToTsquery } from './raw.js';
 import type { Names } from './schema.js';
 import type { Statements } from './sql.js';
 
+/** A reindex committed while a search outside a transaction ran: run it again in a snapshot. */
+export class IndexMoved extends Error {
+  constructor() {
+    super('the index changed during the search');
+  }
+}
+
 /** Sends one statement (on the pool, or on a client inside a transaction). */
 export type Run = (query: Pg.QueryConfig) => Promise<Pg.QueryResult>;
 
@@ -74,7 +81,14 @@ export class PgSearch {
       files = rows.filter((r) => !keep || keep(r.source, r.path)).map((r) => Number(r.id));
     }
     const st = (await run({ text: this.sql.rankingStats })).rows[0] as
-      | { docs: string; title: string; headings: string; body: string; languages: string | null }
+      | {
+          docs: string;
+          title: string;
+          headings: string;
+          body: string;
+          languages: string | null;
+          generation: string | null;
+        }
       | undefined;
     const stats: IndexStats = {
       docs: Number(st?.docs ?? 0),
@@ -161,6 +175,15 @@ export class PgSearch {
         values: [page.map((p) => p.id), this.originSources, this.originValues],
       });
       for (const d of info.rows) details.set(Number(d.id), d);
+      // A reindex committed between the statements (each sees the index as last committed):
+      // the page may mix two generations; the backend runs the search again in one snapshot.
+      const generation = (info.rows[0]?.generation as string | null | undefined) ?? null;
+      if (
+        details.size < page.length ||
+        (info.rows.length > 0 && generation !== (st?.generation ?? null))
+      ) {
+        throw new IndexMoved();
+      }
       for (const p of page) {
         const d = details.get(p.id);
         if (!d) continue;
