@@ -12,6 +12,7 @@ import {
   termsToLookUp,
 } from '../../lib/rank.js';
 import { MAX_RANKED_CHUNKS } from '../../limits.js';
+import { hitFromRow } from '../hit.js';
 import {
   RawQueryError,
   type SearchHit,
@@ -187,19 +188,7 @@ export class PgSearch {
       for (const p of page) {
         const d = details.get(p.id);
         if (!d) continue;
-        hits.push({
-          source: d.source as string,
-          path: d.path as string,
-          startLine: d.start_line as number,
-          endLine: d.end_line as number,
-          startByte: Number(d.start_byte),
-          endByte: Number(d.end_byte),
-          headingPath: d.heading_path as string,
-          score: p.score,
-          version: d.sha256 as string,
-          size: Number(d.size),
-          mtime: d.mtime as number,
-        });
+        hits.push(hitFromRow(d, p.score));
       }
     }
     const words = plan.clauses.filter((c) => c.kind === 'word').map((c) => c.surface[0]!);
