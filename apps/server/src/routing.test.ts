@@ -19,8 +19,8 @@ async function listed(composition: Composition): Promise<Record<string, string>>
 }
 
 // Both families open with the same words; each tool belongs to one family.
-const SEARCH_LEAD = 'Other stores served here:';
-const READ_LEAD = 'Other stores served here:';
+const SEARCH_LEAD = 'Other stores:';
+const READ_LEAD = 'Other stores:';
 
 function configOf(value: Record<string, unknown>) {
   const ex = examplesDir();

@@ -8,18 +8,18 @@ import { addRouting, type ToolFamily } from '@lectern/core';
  */
 export const TOOL_FAMILIES: readonly ToolFamily[] = [
   {
-    lead: 'Other stores served here:',
+    lead: 'Other stores:',
     members: {
-      search_text: '(project files)',
+      search_text: '(files)',
       docs_search: '(docs)',
       search_wiki: '(wiki)',
       memory_search: '(notes)',
     },
   },
   {
-    lead: 'Other stores served here:',
+    lead: 'Other stores:',
     members: {
-      read_text: '(project files)',
+      read_text: '(files)',
       docs_read: '(docs)',
       read_page: '(wiki)',
       memory_read_fragment: '(notes)',

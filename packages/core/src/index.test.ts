@@ -32,6 +32,7 @@ describe('public API', () => {
         "compileGlob",
         "createRoot",
         "createRootSync",
+        "cutStrings",
         "decodeUtf8",
         "defineTool",
         "deriveInput",

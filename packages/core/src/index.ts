@@ -1,4 +1,5 @@
 export { fsyncDirectory, isTempName, TEMP_PREFIX, tempNameFor, writeFileAtomic } from './atomic.js';
+export { type CutMarker, cutStrings, type ValuePath } from './cut.js';
 export {
   type ErrorText,
   editDistance,

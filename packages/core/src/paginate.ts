@@ -188,6 +188,8 @@ export class OutputBudget {
 
 /** One page of a list built under a byte budget; see {@link collectPage}. */
 export interface BudgetPage<R> {
+  /** Items of this page that were cut to fit (by the `cut` option), by index in `items`. */
+  cut: number[];
   /** The items of this page, in order. */
   items: R[];
   /** True when items follow this page. */
@@ -201,21 +203,36 @@ export interface BudgetPage<R> {
 /**
  * Builds one page of `total` items from `offset`: item `i` is made by `item(i)` only when it is
  * reached, so nothing past the page is built. The page ends after `limit` items or before the
- * first item that does not fit `budget`. An item that alone does not fit an empty page fails
+ * first item that does not fit `budget`. An item that alone does not fit an empty page is given
+ * to `cut` (with the bytes left), which returns it made to fit with a marker saying how to read
+ * the rest (see `cutStrings`), or null; without `cut`, or when it gives null, the call fails
  * with `OUTPUT_TOO_LARGE`, whose details give its offset and the `next_offset` that skips it.
  */
 export function collectPage<R>(
   total: number,
-  options: { offset: number; limit: number; budget: OutputBudget; item: (index: number) => R },
+  options: {
+    offset: number;
+    limit: number;
+    budget: OutputBudget;
+    item: (index: number) => R;
+    cut?: (value: R, maxBytes: number, index: number) => R | null;
+  },
 ): BudgetPage<R> {
   const { offset, limit, budget } = options;
   const items: R[] = [];
+  const cut: number[] = [];
   let i = offset;
   let limited = false;
   for (; i < total && items.length < limit; i++) {
     const value = options.item(i);
     if (!budget.take(value)) {
       if (items.length === 0) {
+        const smaller = options.cut?.(value, budget.left - 1, i) ?? null;
+        if (smaller !== null && budget.take(smaller)) {
+          cut.push(items.length);
+          items.push(smaller);
+          continue;
+        }
         const bytes = jsonBytes(value);
         throw new ToolError(
           'OUTPUT_TOO_LARGE',
@@ -230,7 +247,13 @@ export function collectPage<R>(
     items.push(value);
   }
   const hasMore = i < total;
-  return { items, has_more: hasMore, next_offset: hasMore ? i : null, limited_by_bytes: limited };
+  return {
+    items,
+    cut,
+    has_more: hasMore,
+    next_offset: hasMore ? i : null,
+    limited_by_bytes: limited,
+  };
 }
 
 /** Where a line window starts and stops; see {@link planLines}. */

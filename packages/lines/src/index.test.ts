@@ -47,7 +47,7 @@ describe('public API', () => {
       };
       expect(json.properties.line_count?.maximum).toBe(50);
       // The description states the configured budgets, not the schema's own range.
-      expect(limited[0]!.description).toContain('8 KiB of text');
+      expect(limited[0]!.description).toContain('within 8 KiB;');
     } finally {
       t.cleanup();
     }

@@ -46,7 +46,7 @@ describe('scoring the official MCP filesystem server', () => {
       toolCount: 14,
       meanTdqs: 4,
       minTdqs: 3.6,
-      descriptionQualityScore: 3.8,
+      descriptionQualityScore: 3.9,
       descriptionQualityTier: 'A',
       coherenceTier: 'A',
       overallScore: 3.9,

@@ -108,3 +108,49 @@ describe('memory answers fit the default output budget', () => {
     expect(text).toContain('start_char');
   });
 });
+
+// Issue 29: memoria's leer_fragmento keeps the seed's parameters (archivo, desde, hasta), so it
+// cannot read inside a line: a 250,000-character line comes back cut with a Spanish marker that
+// says so and where the rest is found, and the read goes on at the next line, never in a loop.
+describe('memoria: leer_fragmento of a 250,000-character line', () => {
+  let dir: TempDir;
+  let set: ReturnType<typeof memoryPackage.tools>;
+  let c: Awaited<ReturnType<typeof connectTools>>;
+  const LONG = 'palabra '.repeat(31_250).trimEnd();
+  beforeAll(async () => {
+    dir = tempDir();
+    dir.write('notas/larga.md', `# Larga\n${LONG}\ndespués\n`);
+    set = memoryPackage.presets.memoria!({
+      roots: [{ id: 'notas', path: join(dir.path, 'notas') }],
+      db: join(dir.path, 'index', 'memory.db'),
+    });
+    c = await connectTools(set.tools);
+  }, 120_000);
+  afterAll(async () => {
+    await c?.close();
+    await set?.close?.();
+    dir?.cleanup();
+  });
+
+  it('cuts the line with a marker and goes on at the next line', async () => {
+    const r = (await c.client.callTool({
+      name: 'leer_fragmento',
+      arguments: { archivo: 'notas/larga.md', desde: 2 },
+    })) as CallToolResult;
+    const text = (r.content as Array<{ text: string }>)[0]!.text;
+    expect(r.isError, text.slice(0, 300)).toBeFalsy();
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(DEFAULT_OUTPUT_BYTES);
+    const out = r.structuredContent as Record<string, unknown>;
+    expect(out).toMatchObject({ start_line: 2, end_line: 2, has_more: true, next_start_line: 3 });
+    const content = String(out.content);
+    expect(content.startsWith('2\tpalabra palabra')).toBe(true);
+    expect(content).toMatch(
+      / … \[línea 2 recortada: caracteres 0 a \d+ de 249999; leer_fragmento no devuelve más de esta línea y buscar_memoria encuentra palabras del resto; sigue con desde 3\]$/,
+    );
+    const next = (await c.client.callTool({
+      name: 'leer_fragmento',
+      arguments: { archivo: 'notas/larga.md', desde: 3 },
+    })) as CallToolResult;
+    expect((next.structuredContent as { content: string }).content).toBe('3\tdespués');
+  }, 120_000);
+});

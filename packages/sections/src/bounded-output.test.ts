@@ -71,11 +71,25 @@ describe('responses stay within the byte budget', () => {
     );
   });
 
-  it('docs_outline refuses a document that alone exceeds the budget, naming how to go on', async () => {
+  it('docs_outline answers a document that alone exceeds the budget cut, naming how to go on', async () => {
+    // Issue 29: its first headings, and the section_offset that outlines it alone from there.
     const r = await s.call('docs_outline', { depth: 6, offset: 2, limit: 1 });
-    expect(r.isError).toBe(true);
-    expect(r.data.code).toBe('OUTPUT_TOO_LARGE');
-    expect(r.data.details).toMatchObject({ offset: 2, next_offset: 3 });
+    expect(r.isError, r.text.slice(0, 300)).toBe(false);
+    expect(bytes(r)).toBeLessThanOrEqual(BUDGET);
+    const [doc] = r.data.documents;
+    expect(doc.doc_id).toBe('headings');
+    expect(doc.sections.length).toBeGreaterThan(10);
+    expect(doc.next_section_offset).toBe(doc.sections.length);
+    expect(r.data).toMatchObject({ next_offset: 3, has_more: true });
+    const on = await s.call('docs_outline', {
+      doc_id: 'headings',
+      depth: 6,
+      section_offset: doc.next_section_offset,
+    });
+    expect(on.isError, on.text.slice(0, 300)).toBe(false);
+    expect(on.data.documents[0].sections[0].start_line).toBeGreaterThan(
+      doc.sections.at(-1).start_line,
+    );
   });
 
   it('docs_chunk stops a page at the budget and continues with next_offset', async () => {

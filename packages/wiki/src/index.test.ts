@@ -47,7 +47,15 @@ describe('public API', () => {
       properties: Record<string, { description?: string; default?: unknown }>;
       required: string[];
     };
-    expect(Object.keys(read.properties).sort()).toEqual(['limit', 'offset', 'path', 'raw', 'wiki']);
+    // the seed's five parameters, and start_char to read on inside a cut line (issue 29)
+    expect(Object.keys(read.properties).sort()).toEqual([
+      'limit',
+      'offset',
+      'path',
+      'raw',
+      'start_char',
+      'wiki',
+    ]);
     expect(read.required.sort()).toEqual(['path', 'wiki']);
     expect(read.properties.raw!.default).toBe(false);
     const out = byName.read_page!.outputSchema as { properties: Record<string, unknown> };

@@ -106,17 +106,10 @@ export function listFilesTool(ctx: LinesContext) {
       .max(64, 'an id is at most 64 characters')
       .min(1)
       .describe(`Workspace id; one of: ${ids.join(', ')}.`),
-    path: z.string().max(4096).optional().describe('Folder to list; default the workspace root.'),
-    include: globList(
-      'Only files matching one of these globs, e.g. ["*.ts", "docs/**"]; without / a glob matches a name at any depth.',
-    ),
-    exclude: globList(
-      'Skip files and folders matching these globs, e.g. ["node_modules"]; excluded folders are not entered.',
-    ),
-    respect_gitignore: z
-      .boolean()
-      .optional()
-      .describe('Skip what .gitignore files ignore; default true.'),
+    path: z.string().max(4096).optional().describe('Folder; default the workspace root.'),
+    include: globList('Globs to keep, e.g. ["*.ts"]; without / they match at any depth.'),
+    exclude: globList('Globs to skip, e.g. ["node_modules"].'),
+    respect_gitignore: z.boolean().optional().describe('Honour .gitignore; default true.'),
     include_directories: z.boolean().optional().describe('Also list folders; default false.'),
     max_depth: z
       .number()
@@ -124,7 +117,7 @@ export function listFilesTool(ctx: LinesContext) {
       .min(1)
       .max(limits.maxDepth)
       .optional()
-      .describe(`1 lists only direct children; default ${limits.maxDepth}.`),
+      .describe(`1: direct children only; default ${limits.maxDepth}.`),
     limit: z
       .number()
       .int()
@@ -137,7 +130,7 @@ export function listFilesTool(ctx: LinesContext) {
       .min(1)
       .max(CURSOR_MAX_CHARS)
       .optional()
-      .describe('next_cursor of the previous page; omit for the first.'),
+      .describe('next_cursor of the last page.'),
   });
 
   const outputSchema = z.object({
@@ -185,11 +178,10 @@ export function listFilesTool(ctx: LinesContext) {
     name: 'list_files',
     title: 'List workspace files',
     description: [
-      'List the files under a workspace folder, sorted by path, with size and modification time; folders too on request.',
+      'List the files under a workspace folder, sorted by path, with size and modification time.',
       'Use it to see what a project holds or to find files by name before read_text.',
-      'Not for finding files by content: search_text does that. .gitignore applies unless turned off.',
-      'Pass next_cursor back as cursor with the other parameters unchanged, or the call fails with CURSOR_MISMATCH.',
-      'Links, .git and paths outside the workspace are refused.',
+      'Not for finding files by content: search_text does that.',
+      '.gitignore applies unless turned off. Pass next_cursor back as cursor with the other parameters unchanged, or the call fails with CURSOR_MISMATCH.',
     ].join(' '),
     inputSchema,
     outputSchema,

@@ -38,9 +38,7 @@ export function readArtifactTool(ctx: LinesContext) {
       .int()
       .min(0)
       .optional()
-      .describe(
-        'First byte, 0-based; default 0. Pass next_offset, or the offset of a read_text LINE_TOO_LONG error.',
-      ),
+      .describe('Default 0; pass next_offset or a LINE_TOO_LONG offset.'),
     length: z
       .number()
       .int()
@@ -52,7 +50,7 @@ export function readArtifactTool(ctx: LinesContext) {
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
       .optional()
-      .describe('sha256 of an earlier call; a changed file fails with FILE_CHANGED.'),
+      .describe('sha256 of an earlier call.'),
   });
 
   const outputSchema = z.object({
@@ -84,10 +82,10 @@ export function readArtifactTool(ctx: LinesContext) {
     title: 'Read file bytes',
     description: [
       'Read a byte range of any workspace file as base64, with its size, SHA-256 and a sniffed media type.',
-      `Use it for images, PDFs, archives and other binaries, and for text read_text refuses (an overlong line, a file over ${formatBytes(limits.maxFileBytes)}).`,
+      'Use it for binaries and for text read_text refuses.',
       'Not for ordinary text (read_text) or for finding files (list_files).',
       `Files up to ${fileCap}; continue with next_offset.`,
-      'With expected_sha256, a changed file fails with FILE_CHANGED before any bytes are sent.',
+      'With expected_sha256, a changed file fails with FILE_CHANGED.',
     ].join(' '),
     inputSchema,
     outputSchema,

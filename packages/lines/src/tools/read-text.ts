@@ -9,7 +9,6 @@ export function readTextTool(ctx: LinesContext) {
   const ids = ctx.workspaces.ids;
   const fileCap = formatBytes(limits.maxFileBytes);
   const textCap = formatBytes(limits.maxTextBytes);
-  const outCap = formatBytes(limits.maxOutputBytes);
 
   const inputSchema = z.object({
     workspace: z
@@ -17,19 +16,13 @@ export function readTextTool(ctx: LinesContext) {
       .max(64, 'an id is at most 64 characters')
       .min(1)
       .describe(`Workspace id; one of: ${ids.join(', ')}.`),
-    path: z
-      .string()
-      .min(1)
-      .max(4096)
-      .describe(
-        'Path in the workspace, e.g. "src/app.ts", as list_files or search_text return it.',
-      ),
+    path: z.string().min(1).max(4096).describe('Path as list_files or search_text give it.'),
     start_line: z
       .number()
       .int()
       .min(1)
       .optional()
-      .describe('First line, 1-based; pass next_start_line to continue. Not with tail.'),
+      .describe('1-based; pass next_start_line. Not with tail.'),
     line_count: z
       .number()
       .int()
@@ -43,12 +36,12 @@ export function readTextTool(ctx: LinesContext) {
       .min(1)
       .max(limits.maxLines)
       .optional()
-      .describe('The last N lines instead of a range; TAIL_TOO_LARGE when they exceed the budget.'),
+      .describe('The last N lines instead of a range.'),
     expected_sha256: z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
       .optional()
-      .describe('sha256 of an earlier read; a changed file fails with FILE_CHANGED.'),
+      .describe('sha256 of an earlier read.'),
   });
 
   const lineSchema = z.object({
@@ -97,10 +90,9 @@ export function readTextTool(ctx: LinesContext) {
     description: [
       'Read numbered lines of one UTF-8 text file in a workspace, with its SHA-256 to detect later changes.',
       'Use it once list_files or search_text has pointed you at a file.',
-      `Not for locating text (search_text), nor for binaries, overlong lines or files over ${fileCap} (read_artifact).`,
-      `A window ends at a whole line within ${textCap} of text and ${outCap} of output; next_start_line continues it.`,
+      `Not for locating text (search_text), nor for binaries or files over ${fileCap} (read_artifact).`,
+      `A window ends at a whole line within ${textCap}; next_start_line continues it.`,
       'With expected_sha256, a changed file fails with FILE_CHANGED.',
-      'Links and paths outside the workspace are refused.',
     ].join(' '),
     inputSchema,
     outputSchema,

@@ -41,33 +41,21 @@ export function searchTextTool(ctx: LinesContext) {
       .max(64, 'an id is at most 64 characters')
       .min(1)
       .describe(`Workspace id; one of: ${ids.join(', ')}.`),
-    query: z
-      .string()
-      .min(1)
-      .max(1000)
-      .describe('Text to find, or a JavaScript regex when regex is true; never spans lines.'),
-    regex: z.boolean().optional().describe('Treat query as a regular expression; default false.'),
-    case_sensitive: z
-      .boolean()
-      .optional()
-      .describe('Match letter case exactly, e.g. Config vs config.'),
+    query: z.string().min(1).max(1000).describe('Text, or a JavaScript regex if regex; one line.'),
+    regex: z.boolean().optional().describe('query is a regex; default false.'),
+    case_sensitive: z.boolean().optional().describe('Match letter case exactly.'),
     whole_word: z.boolean().optional().describe('Only whole words; default false.'),
-    path: z.string().max(4096).optional().describe('Folder or file to search; default everything.'),
-    include: globList(
-      'Only files matching one of these globs, e.g. ["*.md"]; without / a glob matches a name at any depth.',
-    ),
-    exclude: globList('Skip files and folders matching these globs, e.g. ["dist"].'),
-    respect_gitignore: z
-      .boolean()
-      .optional()
-      .describe('Skip what .gitignore ignores; default true.'),
+    path: z.string().max(4096).optional().describe('Folder or file; default everything.'),
+    include: globList('Globs to search, e.g. ["*.md"].'),
+    exclude: globList('Globs to skip, e.g. ["dist"].'),
+    respect_gitignore: z.boolean().optional().describe('Honour .gitignore; default true.'),
     context_lines: z
       .number()
       .int()
       .min(0)
       .max(limits.maxContextLines)
       .optional()
-      .describe('Lines of context around each match; default 0.'),
+      .describe('Lines around each match; default 0.'),
     max_matches: z
       .number()
       .int()
@@ -81,15 +69,8 @@ export function searchTextTool(ctx: LinesContext) {
       .min(1)
       .max(limits.maxMatchesPerFile)
       .optional()
-      .describe(
-        `Matches per file (more are named in capped_files); default ${limits.defaultMatchesPerFile}.`,
-      ),
-    cursor: z
-      .string()
-      .min(1)
-      .max(4096)
-      .optional()
-      .describe('next_cursor of the previous page; omit for the first.'),
+      .describe(`More are named in capped_files; default ${limits.defaultMatchesPerFile}.`),
+    cursor: z.string().min(1).max(4096).optional().describe('next_cursor of the last page.'),
   });
 
   const contextLine = z.object({
@@ -180,12 +161,10 @@ export function searchTextTool(ctx: LinesContext) {
     name: 'search_text',
     title: 'Search text in workspace files',
     description: [
-      'Find lines in workspace files that contain text or match a regular expression, with path, line, column and context.',
-      'Use it when you know what the text says but not where, then open a hit with read_text at its line.',
-      'Not for finding files by name: list_files does that.',
-      `Case is ignored unless asked; .gitignore applies; binary and over-${formatBytes(limits.maxFileBytes)} files are skipped.`,
-      'Pass next_cursor back as cursor, other parameters unchanged, for more.',
-      'A bad pattern fails with INVALID_REGEX.',
+      'Find lines in workspace files that contain text or match a regular expression, with path, line and context.',
+      'Use it when you know what the text says but not where, then open a hit with read_text.',
+      'Not for finding files by name (list_files).',
+      'Pass next_cursor back for more; a bad pattern fails with INVALID_REGEX.',
     ].join(' '),
     inputSchema,
     outputSchema,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Analysis } from './evidence.js';
+import { NOVELTY_FEATURES, noveltyFeatures, novelWords } from './novelty.js';
 import { topLevelParams } from './signals.js';
 import { words } from './text.js';
 import { DIMENSION_WEIGHTS, DIMENSIONS, type Dimension, type ToolJudgeInput } from './types.js';
@@ -114,6 +115,7 @@ export const FEATURE_NAMES = [
   'short_no_annotations',
   'short_many_params',
   ...DESCRIPTION_FEATURES,
+  ...NOVELTY_FEATURES,
 ] as const;
 
 /** A rule score per dimension. */
@@ -211,6 +213,7 @@ export function featureVector(a: Analysis, input: ToolJudgeInput, rules: RuleSco
     b(wc <= 10 && !a.hintsDeclared),
     b(wc <= 10 && s.paramCount >= 3),
     ...descriptionFeatures(tool),
+    ...noveltyFeatures(tool, wc, params, a.params.filter((p) => p.mentioned).length),
   ];
 }
 
@@ -316,21 +319,27 @@ export interface ModelWeights {
    * never lifts it out of the bottom tier. `maxWords` is chosen by cross-validation; absent or
    * negative, no guard.
    */
-  guard?: { maxWords: number };
+  guard?: { maxWords: number; basis?: 'words' | 'novel' };
 }
 
 /**
  * How empty a definition is, for the tail guard: when nothing gives a parameter meaning (no
  * parameter explained in the description, and the schema describes fewer than half of them, or
  * there are none), its description's word count, or 0 when it only restates the name or title;
- * otherwise Infinity (the definition has usable content, whatever its length).
+ * otherwise Infinity (the definition has usable content, whatever its length). With `basis`
+ * 'novel', the count is of the words that say something the name does not ({@link novelWords}).
  */
-export function emptyWords(a: Analysis, input: ToolJudgeInput): number {
+export function emptyWords(
+  a: Analysis,
+  input: ToolJudgeInput,
+  basis: 'words' | 'novel' = 'words',
+): number {
   const s = input.signals;
   const paramMeaning =
     a.params.some((p) => p.explained) || (s.paramCount > 0 && s.schemaDescriptionCoverage >= 50);
   if (paramMeaning) return Number.POSITIVE_INFINITY;
-  return a.restatesName ? 0 : a.wordCount;
+  if (a.restatesName) return 0;
+  return basis === 'novel' ? novelWords(input.tool) : a.wordCount;
 }
 
 /** Whether the weights' tail guard holds the rule scores of a definition `emptyWords` empty. */
@@ -446,9 +455,16 @@ export function checkWeights(w: unknown): ModelWeights {
   }
   if (
     o.guard !== undefined &&
-    !(typeof o.guard === 'object' && o.guard !== null && Number.isInteger(o.guard.maxWords))
+    !(
+      typeof o.guard === 'object' &&
+      o.guard !== null &&
+      Number.isInteger(o.guard.maxWords) &&
+      (o.guard.basis === undefined || o.guard.basis === 'words' || o.guard.basis === 'novel')
+    )
   ) {
-    throw new Error('weights: guard needs a whole number maxWords');
+    throw new Error(
+      "weights: guard needs a whole number maxWords and a basis of 'words' or 'novel'",
+    );
   }
   const h = o.hidden;
   if (h !== undefined) {

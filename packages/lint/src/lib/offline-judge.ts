@@ -34,10 +34,16 @@ export function toolFeatures(input: ToolJudgeInput): {
   x: number[];
   rules: RuleScores;
   empty: number;
+  emptyNovel: number;
 } {
   const { analysis, scores } = judgeToolRules(input);
   const rules = Object.fromEntries(DIMENSIONS.map((d) => [d, scores[d].score])) as RuleScores;
-  return { x: featureVector(analysis, input, rules), rules, empty: emptyWords(analysis, input) };
+  return {
+    x: featureVector(analysis, input, rules),
+    rules,
+    empty: emptyWords(analysis, input),
+    emptyNovel: emptyWords(analysis, input, 'novel'),
+  };
 }
 
 /**
@@ -61,7 +67,7 @@ export function judgeToolOffline(
     const capped = predicted.conciseness_structure > cap;
     if (capped) predicted.conciseness_structure = cap;
     // The tail guard: a definition with nothing usable in it is not lifted by calibration.
-    const held = guarded(weights, emptyWords(a, input));
+    const held = guarded(weights, emptyWords(a, input, weights.guard?.basis));
     if (held) for (const d of DIMENSIONS) predicted[d] = Math.min(predicted[d], rules[d]);
     for (const d of DIMENSIONS) {
       // A contradiction with the annotations is a hard finding, not a matter of calibration.

@@ -23,6 +23,28 @@ import { MEMORIA_ERRORS } from './memoria-messages.js';
 /** Spanish messages for the schema checks of the preset's own parameters. */
 const es = z.locales.es().localeError;
 
+/** The English cut marker of memory_read_fragment (see fragments.ts). */
+const CUT =
+  / … \[line (\d+) cut: characters (\d+) to (\d+) of (\d+); continue at next_start_char\]$/;
+
+/**
+ * leer_fragmento keeps the seed's parameters (archivo, desde, hasta): it cannot read inside a
+ * line. A line longer than one answer comes back cut, with a Spanish marker saying so and where
+ * the rest can be found, and the read goes on at the next line (never the same line again).
+ */
+function leerOutput<T extends { content: string; start_line: number; total_lines: number }>(
+  o: T & { next_start_char?: number | null },
+): T {
+  if (o.next_start_char === null || o.next_start_char === undefined) return o;
+  const m = CUT.exec(o.content);
+  const last = o.start_line >= o.total_lines;
+  const next = last ? 'es la última línea' : `sigue con desde ${o.start_line + 1}`;
+  const content = m
+    ? `${o.content.slice(0, m.index)} … [línea ${m[1]} recortada: caracteres ${m[2]} a ${m[3]} de ${m[4]}; leer_fragmento no devuelve más de esta línea y buscar_memoria encuentra palabras del resto; ${next}]`
+    : o.content;
+  return { ...o, content, has_more: !last, next_start_line: last ? null : o.start_line + 1 };
+}
+
 /**
  * The `memoria` preset: the memory tools with Spanish names, parameters and descriptions
  * (`buscar_memoria`, `leer_fragmento`, `listar_fuentes`, `reindexar`), adapted from the native
@@ -109,7 +131,7 @@ export function memoriaTools(store: MemoryStore): AnyToolDefinition[] {
     schemaErrors: es,
     outputSchema: fragmentOutputSchema('es'),
     annotations: READ_ONLY,
-    mapOutput: (o) => o,
+    mapOutput: leerOutput,
     errors: MEMORIA_ERRORS,
   });
 

@@ -10,35 +10,20 @@ export const MEMORY_READ_FRAGMENT = 'memory_read_fragment';
 
 /** Input schema of `memory_read_fragment`. */
 export const memoryReadFragmentInput = z.object({
-  path: z
-    .string()
-    .min(1)
-    .max(4096)
-    .describe(
-      '"<source id>/<path>" from a memory_search citation, e.g. "notes/projects/alpha.md".',
-    ),
+  path: z.string().min(1).max(4096).describe('"<source>/<path>" from a citation.'),
   start_line: z
     .number()
     .int()
     .min(1)
     .optional()
-    .describe(
-      `First line to return, 1-based. Default 1, or end_line - ${MAX_FRAGMENT_LINES - 1} when only end_line is given. Usually a citation's start_line (or a few lines before it for context).`,
-    ),
+    .describe(`1-based; default 1, or end_line - ${MAX_FRAGMENT_LINES - 1}.`),
   end_line: z
     .number()
     .int()
     .min(1)
     .optional()
-    .describe(
-      `Last line to return, inclusive; at most start_line + ${MAX_FRAGMENT_LINES - 1} (${MAX_FRAGMENT_LINES} lines per call). Default start_line + ${MAX_FRAGMENT_LINES - 1}, cut at the end of the file. Usually a citation's end_line.`,
-    ),
-  start_char: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("A cut line's next_start_char: where in start_line to read on."),
+    .describe(`Inclusive; default start_line + ${MAX_FRAGMENT_LINES - 1}.`),
+  start_char: z.number().int().min(0).optional().describe("A cut line's next_start_char."),
 });
 
 /** The `memory_read_fragment` output: the shared fragment fields and where a cut line goes on. */
@@ -62,7 +47,7 @@ export function memoryReadFragmentTool(store: MemoryStore) {
       'Read numbered lines of one indexed note as it is on disk now.',
       'Use it after memory_search to see a citation in context without loading the whole file.',
       'Not for finding which note mentions something: that is memory_search.',
-      `Pass the citation's path and line range; more than ${MAX_FRAGMENT_LINES} lines fails with RANGE_TOO_LARGE; next_start_line (and next_start_char inside a cut line) says where to go on.`,
+      `Pass the citation's path and line range; more than ${MAX_FRAGMENT_LINES} lines fails with RANGE_TOO_LARGE; next_start_line (and next_start_char in a cut line) says where to go on.`,
       'A path outside the index fails with NOT_INDEXED. stale means the lines may have moved: run memory_reindex.',
     ].join(' '),
     inputSchema: memoryReadFragmentInput,

@@ -10,12 +10,7 @@ export const MEMORY_REINDEX = 'memory_reindex';
 
 /** Input schema of `memory_reindex`. */
 export const memoryReindexInput = z.object({
-  full: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Discard the index and re-read every file, not only files whose size or time changed.',
-    ),
+  full: z.boolean().default(false).describe('Re-read every file.'),
 });
 
 /** The `memory_reindex` tool over a store. */
@@ -27,8 +22,7 @@ export function memoryReindexTool(store: MemoryStore) {
       'Update the memory index from the note folders: add new files, re-chunk changed ones, follow renames and drop deleted ones.',
       'Use it after editing notes, or when memory_list_sources reports pending changes.',
       'Not needed before the first search, which builds a missing index itself.',
-      'Unchanged files are skipped; set full only when results look wrong, to re-read everything.',
-      'One transaction commits everything, so searches answer from the old index until it ends.',
+      'Unchanged files are skipped unless full is set. One transaction commits everything; searches use the old index until it ends.',
       'It writes only the index, never the notes; INDEX_BUSY means another process held it too long.',
     ].join(' '),
     inputSchema: memoryReindexInput,

@@ -19,17 +19,9 @@ export const memorySearchInput = z.object({
     .string()
     .min(1)
     .max(MAX_QUERY_CHARS)
-    .describe(
-      'A question or words: ranked by their informative words, so chunks holding most come first and chunks holding some still appear (match "any" when the first holds only some). Word forms are found (notes finds note). "Quotes" for a phrase, deploy* for a prefix; AND, OR, NOT, NEAR are plain words unless raw.',
-    ),
-  source: z.string().max(64).optional().describe('Only this source id, from memory_list_sources.'),
-  path_glob: z
-    .string()
-    .max(500)
-    .optional()
-    .describe(
-      'Only paths matching this glob, e.g. "projects/**", inside the source or as "<source>/<path>".',
-    ),
+    .describe('Question or words; "quotes" for a phrase, deploy* for a prefix.'),
+  source: z.string().max(64).optional().describe('Source id from memory_list_sources.'),
+  path_glob: z.string().max(500).optional().describe('Glob on paths, e.g. "projects/**".'),
   limit: z
     .number()
     .int()
@@ -41,9 +33,7 @@ export const memorySearchInput = z.object({
   raw: z
     .boolean()
     .default(false)
-    .describe(
-      "true: query in the index's own syntax, words stemmed: SQLite FTS5 (OR, NEAR(...), title:, heading_path:, body: filters) or a PostgreSQL tsquery; a bad one fails with INVALID_QUERY.",
-    ),
+    .describe('true: query in FTS5 or tsquery syntax; a bad one fails with INVALID_QUERY.'),
 });
 
 /** The `memory_search` tool over a store. */
@@ -53,11 +43,9 @@ export function memorySearchTool(store: MemoryStore) {
     title: 'Search memory',
     description: [
       'Search the indexed notes with a question or words and get ranked citations pointing to a file and its lines.',
-      'Use it to learn where your notes mention something before opening any of them.',
-      "Not for reading a passage: memory_read_fragment opens a citation's lines.",
-      'Case and accents are ignored; quotes mark a phrase and a trailing * a prefix.',
-      'A first call builds a missing index; it never modifies your notes, and stale marks files edited since the last reindex.',
-      'An unknown source fails with UNKNOWN_SOURCE.',
+      'Use it to learn where your notes mention something before opening any.',
+      'Not for reading a passage: memory_read_fragment opens a citation.',
+      'A first call builds a missing index; an unknown source fails with UNKNOWN_SOURCE.',
     ].join(' '),
     inputSchema: memorySearchInput,
     outputSchema: searchOutputSchema('en'),

@@ -197,13 +197,13 @@ export const sourceFields = {
     .max(4096, 'a path is at most 4096 characters')
     .min(1)
     .optional()
-    .describe("Document id from docs_outline or docs_search, e.g. 'guide/install'."),
+    .describe('Document id.'),
   path: z
     .string()
     .max(4096, 'a path is at most 4096 characters')
     .min(1)
     .optional()
-    .describe("File path in a docs root, e.g. 'guide/install.md'."),
+    .describe('File path in a docs root.'),
   text: z.string().max(MAX_TEXT_CHARS).optional().describe('Inline Markdown instead of a file.'),
 };
 

@@ -40,7 +40,12 @@ export function parseFileBytes(bytes: Uint8Array, release?: () => void): ParsedF
 /** The buffers of a stored model, to transfer it between threads without copying. */
 export function transferablesOf(stored: StoredModel): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
-  for (const a of [stored.lines.starts, stored.blocks, stored.outline.sectionChars]) {
+  for (const a of [
+    stored.lines.starts,
+    stored.blocks,
+    stored.outline.sectionChars,
+    stored.outline.sectionStarts,
+  ]) {
     if (a.buffer instanceof ArrayBuffer && a.byteLength > 0) out.add(a.buffer);
   }
   return [...out];

@@ -30,6 +30,11 @@ export interface DocOutline {
   exact: boolean;
   /** Characters of each section with its subsections, by section index. */
   sectionChars: Float64Array;
+  /**
+   * Where each section's heading line starts in the text, in characters, by section index: the
+   * offset in docs_read of the whole document that reads on past a cut heading.
+   */
+  sectionStarts: Float64Array;
   /** Last line of the document's text, trailing blank lines dropped (0 when empty). */
   rootEndLine: number;
   /** Last line of the text before the first heading, trailing blank lines dropped. */
@@ -60,7 +65,7 @@ export interface StoredModel {
 /** Estimated bytes of a stored model (object headers, strings, typed arrays). */
 export function storedBytes(s: StoredModel): number {
   let n = 400 + s.lines.starts.byteLength + s.blocks.byteLength;
-  n += s.outline.sectionChars.byteLength;
+  n += s.outline.sectionChars.byteLength + s.outline.sectionStarts.byteLength;
   for (const sec of s.outline.sections) {
     // the object, its heading path array, its heading and slug strings
     n += 120 + 8 * sec.headingPath.length + 2 * (sec.heading.length + sec.slug.length) + 48;
@@ -196,7 +201,9 @@ export function outlineOf(model: DocModel): DocOutline {
   }
   fillHeadingPaths(sections);
   const sectionChars = new Float64Array(sections.length);
+  const sectionStarts = new Float64Array(sections.length);
   for (const s of model.sections) {
+    sectionStarts[s.index] = lineStartOffset(model, s.startLine);
     sectionChars[s.index] =
       s.endLine < s.startLine
         ? 0
@@ -217,6 +224,7 @@ export function outlineOf(model: DocModel): DocOutline {
     parser: model.parser,
     exact: model.exact,
     sectionChars,
+    sectionStarts,
     rootEndLine: rootExtract(model, true).endLine,
     rootOwnEndLine: rootExtract(model, false).endLine,
   };

@@ -10,10 +10,10 @@ export function chunkTool(index: DocsIndex) {
     name: 'docs_chunk',
     title: 'Chunk a Markdown document',
     description: [
-      'Cut a whole Markdown document into ordered chunks that follow its headings, sized for embedding or a vector store.',
+      'Cut a whole Markdown document into ordered chunks that follow its headings, sized for embedding.',
       'Use it to process a complete document piece by piece.',
       'Not for one known section: docs_read (by anchor) or docs_get_section (by heading) return just that.',
-      'Bigger sections split at blank lines; a code fence or table is never cut, so one too big comes back whole, marked oversized. Page with next_offset.',
+      'Sections split at blank lines; a code fence or table too big comes back whole, marked oversized. Page with next_offset.',
     ].join('\n'),
     inputSchema: z.object({
       ...sourceFields,

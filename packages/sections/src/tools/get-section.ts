@@ -33,7 +33,7 @@ export function getSectionTool(index: DocsIndex) {
       'Return one section of a Markdown file, or of Markdown text you pass, found by heading title or anchor slug.',
       "Use it when you have a path or raw text and know the heading, such as a README's Install part.",
       'Not for anchors from docs_outline or docs_search (docs_read takes those) or for splitting a document (docs_chunk).',
-      'When titles repeat, the first wins and matches counts them. A long section continues with next_offset; no match fails with SECTION_NOT_FOUND and the closest headings.',
+      'The first of repeated titles wins. A long section continues with next_offset; no match fails with SECTION_NOT_FOUND and the closest headings.',
     ].join('\n'),
     inputSchema: z.object({
       path: sourceFields.path,
@@ -43,13 +43,13 @@ export function getSectionTool(index: DocsIndex) {
         .max(4096, 'an anchor is at most 4096 characters')
         .min(1)
         .optional()
-        .describe("Slug from docs_outline, e.g. 'install'; wins over heading."),
+        .describe("Slug, e.g. 'install'; wins over heading."),
       heading: z
         .string()
         .max(1000, 'a heading is at most 1000 characters')
         .min(1)
         .optional()
-        .describe("Heading title, e.g. 'Install'; any case."),
+        .describe('Heading title, any case.'),
       include_subsections: z.boolean().default(true).describe('false stops at the next heading.'),
       offset: z.number().int().min(0).default(0).describe('Pass next_offset.'),
       max_chars: z

@@ -10,6 +10,7 @@ import type { Section } from '@lectern/markdown';
 import { z } from 'zod';
 import { anchorOf, loadSource, sectionChars, sourceFields } from '../lib/common.js';
 import type { DocsIndex, IndexedDoc } from '../lib/docs-index.js';
+import { cutSectionResult } from '../lib/output-budget.js';
 
 const sectionSchema = z.object({
   anchor: z
@@ -31,6 +32,14 @@ const documentSchema = z.object({
   sections: z
     .array(sectionSchema)
     .describe('Headings in document order, up to the requested depth.'),
+  next_section_offset: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe(
+      "Set when this document's headings were cut to fit one answer: outline it alone (doc_id, same depth) with section_offset set to this.",
+    ),
 });
 
 const outputSchema = z.object({
@@ -107,6 +116,39 @@ export function outlineEntry(
   };
 }
 
+/** The section whose heading is the document's title: its first level-1 heading, else its first. */
+function titleSection(doc: IndexedDoc): Section | null {
+  return doc.model.sections.find((s) => s.level === 1) ?? doc.model.sections[0] ?? null;
+}
+
+/**
+ * A document's outline that alone is over the budget in the all-documents listing: its first
+ * headings, as many as fit, with `next_section_offset` saying where outlining it alone goes on;
+ * when not even its first heading fits, that heading cut with a marker (see cutSectionResult).
+ */
+function cutDocumentEntry(
+  doc: IndexedDoc,
+  depth: number,
+  entry: z.input<typeof documentSchema>,
+  maxBytes: number,
+): z.input<typeof documentSchema> | null {
+  const shown = doc.model.sections.filter((s) => s.level <= depth);
+  const head = { ...entry, sections: [], next_section_offset: shown.length > 0 ? 0 : null };
+  const budget = new OutputBudget(maxBytes, jsonBytes(head) + 16);
+  let k = 0;
+  while (k < entry.sections.length && budget.take(entry.sections[k])) k++;
+  const more = (n: number) => (n < entry.sections.length ? n : null);
+  if (k > 0)
+    return { ...entry, sections: entry.sections.slice(0, k), next_section_offset: more(k) };
+  const titled = titleSection(doc);
+  return cutSectionResult(
+    doc,
+    { ...entry, sections: entry.sections.slice(0, 1), next_section_offset: more(1) },
+    maxBytes,
+    (path) => (path[0] === 'sections' ? (shown[0] ?? null) : titled),
+  );
+}
+
 /** Bytes of the result around its list (field names, numbers, punctuation), generously. */
 const ENVELOPE_BYTES = 1024;
 
@@ -125,7 +167,7 @@ export function outlineTool(index: DocsIndex) {
       'Use it to see how the docs are organised and to collect the anchors docs_read takes.',
       'Not for finding a topic (docs_where) or words (docs_search).',
       'Omit doc_id, path and text to outline every document at depth 2, then outline one in full.',
-      'The all-documents list is paged with next_offset and names the files it skipped, such as ones too large or not UTF-8; an unknown doc_id fails with the closest ids.',
+      'That list is paged with next_offset; an unknown doc_id fails with the closest ids.',
     ].join('\n'),
     inputSchema: z.object({
       ...sourceFields,
@@ -146,7 +188,14 @@ export function outlineTool(index: DocsIndex) {
           );
         }
         const shown = one.model.sections.filter((x) => x.level <= (input.depth ?? 6));
-        const head = outlineEntry(one, input.depth ?? 6, []);
+        // The document's own fields fit a quarter of the budget at most (a title of 3 million
+        // characters is cut like a heading), so its headings have room.
+        const whole = outlineEntry(one, input.depth ?? 6, []);
+        const quarter = Math.floor(index.maxOutputBytes / 4);
+        const head =
+          jsonBytes(whole) > quarter
+            ? (cutSectionResult(one, whole, quarter, () => titleSection(one)) ?? whole)
+            : whole;
         const budget = new OutputBudget(index.maxOutputBytes, jsonBytes(head) + ENVELOPE_BYTES);
         if (input.section_offset > shown.length) {
           throw new ToolError(
@@ -161,6 +210,8 @@ export function outlineTool(index: DocsIndex) {
           limit: Number.MAX_SAFE_INTEGER,
           budget,
           item: (i) => sectionEntry(one, shown[i]!),
+          // One heading over the whole budget: cut, with where to read it whole.
+          cut: (entry, max, i) => cutSectionResult(one, entry, max, () => shown[i]!),
         });
         return {
           documents: [{ ...head, sections: page.items }],
@@ -196,6 +247,7 @@ export function outlineTool(index: DocsIndex) {
         limit: input.limit,
         budget,
         item: (i) => outlineEntry(docs[i]!, depth),
+        cut: (entry, max, i) => cutDocumentEntry(docs[i]!, depth, entry, max),
       });
       return {
         documents: page.items,

@@ -27,7 +27,7 @@ export function readTool(index: DocsIndex) {
         .string()
         .max(4096, 'an anchor is at most 4096 characters')
         .min(1)
-        .describe("'<doc_id>#<slug>' or a doc_id, from docs_outline, docs_search or docs_where."),
+        .describe("'<doc_id>#<slug>' or a doc_id."),
       offset: z.number().int().min(0).default(0).describe('Pass next_offset.'),
       max_chars: z
         .number()

@@ -2,7 +2,7 @@ import { defineTool, jsonBytes, OutputBudget, READ_ONLY, ToolError } from '@lect
 import { z } from 'zod';
 import { MAX_QUERY_CHARS, retryChanged, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
-import { ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
+import { cutSectionRef, ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
 import { hasWords, languagesOf, queryTerms, scoreAll } from '../lib/rank.js';
 import { scopedDocs, searchData, topHits } from '../lib/scope.js';
 import { SNIPPET_CHARS, snippetOf } from '../lib/snippet.js';
@@ -16,9 +16,9 @@ export function searchTool(index: DocsIndex) {
     title: 'Search documentation sections',
     description: [
       'Rank documentation sections across every root by how well their headings and text match some words.',
-      'Use it to collect the sections that mention a term, then open one with docs_read by its anchor (<doc_id>#<slug>).',
-      'Not for the one section that owns a topic: docs_where gives that short list.',
-      'Questions work as asked: case, word forms and filler words (how, the) are ignored; a word in a heading weighs more than one in the text. Pages continue with next_offset; a query without letters or digits fails with EMPTY_QUERY.',
+      'Use it to collect the sections that mention a term, then open one with docs_read.',
+      'Not for the one section that owns a topic: docs_where gives that.',
+      'Pages continue with next_offset; a query without letters or digits fails with EMPTY_QUERY.',
     ].join('\n'),
     inputSchema: z.object({
       query: z.string().min(1).max(MAX_QUERY_CHARS).describe("Words, e.g. 'retry timeout'."),
@@ -29,7 +29,7 @@ export function searchTool(index: DocsIndex) {
         .max(4096, 'a path is at most 4096 characters')
         .min(1)
         .optional()
-        .describe("Only doc_ids starting with this, e.g. 'guide/'."),
+        .describe("doc_id prefix, e.g. 'guide/'."),
     }),
     outputSchema: z.object({
       results: z
@@ -87,10 +87,14 @@ export function searchTool(index: DocsIndex) {
             score: Math.round(h.score * 100) / 100,
           };
           if (!budget.take(result)) {
-            if (results.length === 0) {
+            if (results.length > 0) break;
+            // One section over the whole budget (a huge heading): cut, with where to read on.
+            const cut = cutSectionRef(doc, section, result, budget.left - 1);
+            if (cut === null || !budget.take(cut)) {
               throw entryTooLarge(input.offset, jsonBytes(result), index.maxOutputBytes);
             }
-            break;
+            results.push(cut);
+            continue;
           }
           results.push(result);
         }

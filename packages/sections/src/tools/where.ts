@@ -10,7 +10,7 @@ import {
   sourceFields,
 } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
-import { ENVELOPE_BYTES, whereTooLarge } from '../lib/output-budget.js';
+import { cutSectionRef, ENVELOPE_BYTES, whereTooLarge } from '../lib/output-budget.js';
 import { hasWords, languagesOf, queryTerms, scoreAll } from '../lib/rank.js';
 import { scopedDocs, searchData, topHits } from '../lib/scope.js';
 
@@ -23,7 +23,7 @@ export function whereTool(index: DocsIndex) {
       'Point to the section where a topic is documented, or to the section that holds a given line of a document.',
       'Use it before docs_read when you know the subject but not the page, or to turn a grep hit into an anchor.',
       'Not for every mention: docs_search pages through those.',
-      'Give query for the likeliest sections, best first, or line with path or doc_id, not both; a line past the end is refused.',
+      'Give query, or line with path or doc_id; a line past the end is refused.',
     ].join('\n'),
     inputSchema: z.object({
       query: z
@@ -32,12 +32,7 @@ export function whereTool(index: DocsIndex) {
         .max(MAX_QUERY_CHARS)
         .optional()
         .describe("Topic, e.g. 'configure the cache'."),
-      line: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe('A line of the document named by path or doc_id.'),
+      line: z.number().int().min(1).optional().describe('Line of that path or doc_id.'),
       path: sourceFields.path,
       doc_id: sourceFields.doc_id,
       limit: z.number().int().min(1).max(10).default(3).describe('Most sections.'),
@@ -88,7 +83,7 @@ export function whereTool(index: DocsIndex) {
         // says which limit fits (never a silently shorter list).
         const budget = new OutputBudget(index.maxOutputBytes, ENVELOPE_BYTES);
         const results = [];
-        for (const h of hits) {
+        for (const [n, h] of hits.entries()) {
           const doc = docs[h.doc]!;
           const unit = datas[h.doc]!.units[h.unit]!;
           const section = unit.section === -1 ? null : doc.model.sections[unit.section]!;
@@ -98,12 +93,20 @@ export function whereTool(index: DocsIndex) {
             matched_in: h.inHeading ? ('heading' as const) : ('body' as const),
           };
           if (!budget.take(result)) {
-            throw whereTooLarge(
-              results.length,
-              input.limit,
-              jsonBytes(result),
-              index.maxOutputBytes,
-            );
+            // A section too large for its share (a huge heading): cut to an equal share of what
+            // is left, with where to read it whole, so the best `limit` all come back.
+            const share = Math.floor(budget.left / (hits.length - n)) - 1;
+            const cut = cutSectionRef(doc, section, result, share);
+            if (cut === null || !budget.take(cut)) {
+              throw whereTooLarge(
+                results.length,
+                input.limit,
+                jsonBytes(result),
+                index.maxOutputBytes,
+              );
+            }
+            results.push(cut);
+            continue;
           }
           results.push(result);
         }
@@ -124,11 +127,13 @@ export function whereTool(index: DocsIndex) {
         );
       }
       const section = sectionAtLine(doc.model, input.line);
-      const result = { ...sectionRef(doc, section), score: null, matched_in: 'line' as const };
-      const bytes = jsonBytes(result);
-      if (bytes + ENVELOPE_BYTES > index.maxOutputBytes) {
-        throw whereTooLarge(0, 1, bytes, index.maxOutputBytes);
-      }
+      const whole = { ...sectionRef(doc, section), score: null, matched_in: 'line' as const };
+      const bytes = jsonBytes(whole);
+      const result =
+        bytes + ENVELOPE_BYTES > index.maxOutputBytes
+          ? cutSectionRef(doc, section, whole, index.maxOutputBytes - ENVELOPE_BYTES)
+          : whole;
+      if (result === null) throw whereTooLarge(0, 1, bytes, index.maxOutputBytes);
       return { mode: 'line' as const, results: [result] };
     },
   });

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 
 /** The `wiki` parameter every tool takes. */
-export const wikiParam = z
-  .string()
-  .min(1)
-  .max(64)
-  .describe('Wiki id from list_wikis, e.g. "main".');
+/** The wiki preset's description of the wiki parameter (its snapshot pins it). */
+export const SEED_WIKI_PARAM = 'Wiki id from list_wikis, e.g. "main".';
+
+export const wikiParam = z.string().min(1).max(64).describe('Wiki id from list_wikis.');
 
 /** A page version: SHA-256 of the page bytes, 64 hex characters. */
 export const versionSchema = z

@@ -41,7 +41,7 @@ describe('wiki preset', () => {
     const read = listed.find((t) => t.name === 'read_page')!;
     expect(read.description).toContain('when truncated is true, follow next_offset');
     const nativeRead = nativeListed.find((t) => t.name === 'read_page')!;
-    expect(nativeRead.description).toContain('when has_more is true, follow next_offset');
+    expect(nativeRead.description).toContain('When has_more is true, follow next_offset');
   });
 
   it('answers with the same values as the native tools, truncated standing for has_more', async () => {
@@ -49,7 +49,9 @@ describe('wiki preset', () => {
     const p = await preset.call('read_page', args);
     const n = await native.call('read_page', args);
     expect(p.isError).toBe(false);
-    const { has_more, ...rest } = n.data as Record<string, unknown>;
+    // the native read also says where to read on inside a cut line, which the seed cannot
+    const { has_more, next_start_char, ...rest } = n.data as Record<string, unknown>;
+    expect(next_start_char).toBeNull();
     expect(p.data).toEqual({ ...rest, truncated: has_more });
     expect(p.data.truncated).toBe(true);
     const pages = await preset.call('list_pages', { wiki: 'bees', limit: 1 });

@@ -30,11 +30,11 @@ export function listPagesTool(runtime: WikiRuntime) {
         .min(1)
         .max(256)
         .optional()
-        .describe('Glob on the path from the wiki root, e.g. "wiki/**/*.md".'),
+        .describe('Glob on the path, e.g. "wiki/**/*.md".'),
       sort: z
         .enum(['path', 'modified'])
         .default('path')
-        .describe('"modified" puts recently changed pages first.'),
+        .describe('"modified": recently changed first.'),
       offset: offsetParam,
       limit: z.number().int().min(1).max(500).default(100).describe('Pages per call.'),
     }),

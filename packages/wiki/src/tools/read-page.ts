@@ -1,4 +1,12 @@
-import { defineTool, jsonBytes, planLines, READ_ONLY } from '@lectern/core';
+import {
+  defineTool,
+  isToolError,
+  jsonBytes,
+  paginateChars,
+  planLines,
+  READ_ONLY,
+  ToolError,
+} from '@lectern/core';
 import { z } from 'zod';
 import { lineStartsOf } from '../lib/markdown.js';
 import { renderPage } from '../lib/page.js';
@@ -17,25 +25,35 @@ Not for finding pages by words: search_wiki does that.
 Links are rendered for people by default; show that form to users. Pass raw=true before an edit to get the stored text a write_batch replace must quote, and the version it expects.
 Line numbers match in both forms; when ${more} is true, follow next_offset. A missing page is refused with the nearest existing paths.`;
 
-/** The read_page tool: a page rendered for display or raw for editing, by line window. */
-export function readPageTool(runtime: WikiRuntime) {
+/** The native description of read_page (the wiki preset keeps {@link readPageDescription}). */
+const DESCRIPTION = `Read one wiki page, or one of its root files, whole or as a window of lines.
+Use it after list_pages or search_wiki gave you a path, and always before editing.
+Not for finding pages by words: search_wiki does that.
+Links are rendered by default; raw=true gives the stored text and version a write_batch needs.
+When has_more is true, follow next_offset. A missing page is refused with the nearest paths.`;
+
+/** Which surface: the native tool, or the wiki preset's (the seed's parameters only). */
+export type ReadPageSurface = 'native' | 'seed';
+
+/**
+ * The read_page tool: a page rendered for display or raw for editing, by line window. A line
+ * longer than one answer is cut: the part that fits, `has_more`, and (natively) `start_char` to
+ * read on; rendered text marks the cut, raw text stays verbatim (the fields say it was cut).
+ */
+export function readPageTool(runtime: WikiRuntime, surface: ReadPageSurface = 'native') {
+  const seed = surface === 'seed';
+  const startChar = z.number().int().min(0).optional().describe("A cut line's next_start_char.");
   return defineTool({
     name: 'read_page',
     title: 'Read wiki page',
-    description: readPageDescription('has_more'),
+    description: DESCRIPTION,
     inputSchema: z.object({
       wiki: wikiParam,
-      path: z
-        .string()
-        .min(1)
-        .max(1024)
-        .describe('Page path as list_pages or search_wiki return it, e.g. "wiki/queen-bee.md".'),
+      path: z.string().min(1).max(1024).describe('Page path, e.g. "wiki/queen-bee.md".'),
       raw: z
         .boolean()
         .default(false)
-        .describe(
-          'true: the exact stored text, to quote in write_batch; false: links rendered for reading.',
-        ),
+        .describe('true: stored text for write_batch; false: rendered.'),
       offset: z.number().int().min(1).optional().describe('First line, 1-based; pass next_offset.'),
       limit: z
         .number()
@@ -44,6 +62,7 @@ export function readPageTool(runtime: WikiRuntime) {
         .max(1_000_000)
         .optional()
         .describe('Lines from offset; all that fit when omitted.'),
+      ...(seed ? {} : { start_char: startChar }),
     }),
     outputSchema: z.object({
       path: z.string().describe('Normalised page path.'),
@@ -67,6 +86,17 @@ export function readPageTool(runtime: WikiRuntime) {
           'True when the file starts with a UTF-8 byte order mark; raw content then starts with U+FEFF.',
         ),
       size: z.number().int().describe('Size of the page in bytes.'),
+      ...(seed
+        ? {}
+        : {
+            next_start_char: z
+              .number()
+              .int()
+              .nullable()
+              .describe(
+                'Set when a line longer than one answer was cut: pass it as start_char with next_offset.',
+              ),
+          }),
     }),
     annotations: READ_ONLY,
     handler: async (input) => {
@@ -79,20 +109,60 @@ export function readPageTool(runtime: WikiRuntime) {
         : renderPage(page.text, page.analysis, wiki.extensions);
       const starts = lineStartsOf(text);
       const total = text === '' ? 0 : starts.length;
+      const first = input.offset ?? 1;
+      const skip = (seed ? undefined : (input as { start_char?: number }).start_char) ?? 0;
       // The window also stops at a whole line before content would pass the byte budget.
       const lineEnd = (n: number) => (n < total ? starts[n]! : text.length);
-      const plan = planLines({
-        totalLines: total,
-        startLine: input.offset ?? 1,
-        lineCount: input.limit ?? Math.max(total, 1),
-        maxBytes: runtime.maxOutputBytes - 1024 - jsonBytes(page.path) - jsonBytes(page.version),
-        lineBytes: (n) => jsonBytes(text.slice(starts[n - 1]!, lineEnd(n))) - 2,
-      });
-      const from = total === 0 ? 0 : starts[plan.start_line - 1]!;
+      const lineFrom = (n: number) => starts[n - 1]! + (n === first ? skip : 0);
+      if (skip > 0 && first <= total && skip > lineEnd(first) - starts[first - 1]!) {
+        throw new ToolError(
+          'INVALID_RANGE',
+          (n) =>
+            `${n('start_char')} ${skip} is past the end of line ${first}, which has ${lineEnd(first) - starts[first - 1]!} characters.`,
+          { details: { param: 'start_char', line_chars: lineEnd(first) - starts[first - 1]! } },
+        );
+      }
+      const budget = runtime.maxOutputBytes - 1024 - jsonBytes(page.path) - jsonBytes(page.version);
+      let plan: ReturnType<typeof planLines>;
+      let cut: { content: string; next: number } | null = null;
+      try {
+        plan = planLines({
+          totalLines: total,
+          startLine: first,
+          lineCount: input.limit ?? Math.max(total, 1),
+          maxBytes: budget,
+          lineBytes: (n) => jsonBytes(text.slice(lineFrom(n), lineEnd(n))) - 2,
+        });
+      } catch (error) {
+        if (!isToolError(error) || error.code !== 'LINE_TOO_LONG') throw error;
+        // One line longer than a whole answer: the part that fits, and where to read on.
+        const line = text.slice(starts[first - 1]!, lineEnd(first));
+        const part = paginateChars(line, {
+          offset: skip,
+          maxChars: line.length,
+          maxBytes: budget - 256,
+        });
+        const next = part.next_offset ?? line.length;
+        const mark = seed
+          ? ` … [line ${first} cut at character ${next} of ${line.length}: one read_page answer holds no more of it; search_wiki finds words in the rest]`
+          : ` … [line ${first} cut: characters ${skip} to ${next} of ${line.length}; read on with start_char ${next}]`;
+        cut = { content: input.raw ? part.content : `${part.content}${mark}`, next };
+        plan = {
+          start_line: first,
+          end_line: first,
+          total_lines: total,
+          // The seed's surface cannot read inside a line: it goes on at the next one.
+          has_more: seed ? first < total : true,
+          has_earlier: first > 1,
+          next_start_line: seed ? (first < total ? first + 1 : null) : first,
+          limited_by_bytes: true,
+        };
+      }
+      const from = total === 0 ? 0 : lineFrom(plan.start_line);
       const to = plan.end_line < total ? starts[plan.end_line]! : text.length;
       return {
         path: page.path,
-        content: plan.end_line < plan.start_line ? '' : text.slice(from, to),
+        content: cut ? cut.content : plan.end_line < plan.start_line ? '' : text.slice(from, to),
         version: page.version,
         total_lines: plan.total_lines,
         start_line: plan.start_line,
@@ -102,6 +172,7 @@ export function readPageTool(runtime: WikiRuntime) {
         raw: input.raw,
         bom: page.bom,
         size: page.bytes.length,
+        ...(seed ? {} : { next_start_char: cut ? cut.next : null }),
       };
     },
   });

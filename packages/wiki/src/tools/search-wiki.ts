@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { WikiRuntime } from '../lib/runtime.js';
 import { offsetParam, wikiParam } from '../lib/schemas.js';
 
-const DESCRIPTION = `Search the pages of one wiki for words and rank them: title and alias hits first, then tags, then body text.
-Use it to find pages by topic or wording, then open a hit with read_page (its line as offset lands on the snippet).
+const DESCRIPTION = `Search the pages of one wiki for words and rank them: titles and aliases first, then tags, then body text.
+Use it to find pages by topic or wording, then open a hit with read_page.
 Not for browsing a folder: list_pages does that.
-Case, accents and plurals are ignored; #word looks at tags only. Continue with next_offset; a query with no letters or digits is refused.`;
+Continue with next_offset; a query with no letters or digits is refused.`;
 
 /** The search_wiki tool: ranked full-text search with snippets. */
 export function searchWikiTool(runtime: WikiRuntime) {
@@ -16,11 +16,7 @@ export function searchWikiTool(runtime: WikiRuntime) {
     description: DESCRIPTION,
     inputSchema: z.object({
       wiki: wikiParam,
-      query: z
-        .string()
-        .min(1)
-        .max(500)
-        .describe('Words separated by spaces (32 at most); #word matches tags only.'),
+      query: z.string().min(1).max(500).describe('Words (32 at most); #word matches tags only.'),
       folder: z.string().max(1024).optional().describe('Only pages under this folder.'),
       offset: offsetParam,
       limit: z.number().int().min(1).max(50).default(10).describe('Hits per call.'),
