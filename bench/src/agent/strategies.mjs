@@ -13,13 +13,29 @@ export const MAX_READS = 3;
 /** Most `rg -n` lines of one file an agent looks at (a grep tool's usual output cap). */
 export const GREP_LINES_CAP = 60;
 
+/** A fresh trace: tokens read, tool calls, reads, the read that held the answer, its rank. */
+const newTrace = () => ({ tokens: 0, calls: 0, reads: 0, answeredAt: null, goldRank: null });
+
+/**
+ * Counts one read (a tool result whose text the agent reads) in `trace`; true when the text
+ * read holds the answer, which the trace then records as answered at this read.
+ */
+function countRead(trace, result, gold) {
+  trace.calls++;
+  trace.reads++;
+  trace.tokens += countTokens(resultText(result));
+  if (!holdsAnswer(result.structuredContent.content, gold)) return false;
+  trace.answeredAt = trace.reads;
+  return true;
+}
+
 /**
  * One question through Lectern: `docs_search` with the question as asked, then `docs_read`
  * (default page) of the hits in rank order until one holds the answer. Returns the tokens of
  * every answer read, the tool calls made, whether the answer was read and at which read.
  */
 export async function lecternAgent(server, question, gold) {
-  const trace = { tokens: 0, calls: 0, reads: 0, answeredAt: null, goldRank: null };
+  const trace = newTrace();
   const res = await server.call('docs_search', { query: question.question });
   trace.calls++;
   trace.tokens += countTokens(resultText(res));
@@ -30,14 +46,7 @@ export async function lecternAgent(server, question, gold) {
     if (trace.reads >= MAX_READS) break;
     if (seen.has(hit.anchor)) continue;
     seen.add(hit.anchor);
-    const page = await server.call('docs_read', { anchor: hit.anchor });
-    trace.calls++;
-    trace.reads++;
-    trace.tokens += countTokens(resultText(page));
-    if (holdsAnswer(page.structuredContent.content, gold)) {
-      trace.answeredAt = trace.reads;
-      break;
-    }
+    if (countRead(trace, await server.call('docs_read', { anchor: hit.anchor }), gold)) break;
   }
   return trace;
 }
@@ -72,7 +81,7 @@ export const FS_PLAYS = ['whole', 'window'];
  * `head` or `tail`, whichever reaches the densest matches with fewer lines (see readPlan).
  */
 export async function filesystemAgent(fs, peer, dir, question, gold, play = 'window') {
-  const trace = { tokens: 0, calls: 0, reads: 0, answeredAt: null, goldRank: null };
+  const trace = newTrace();
   const words = grepWords(question.question);
   if (words.length === 0) return trace;
   const countArgs =
@@ -95,12 +104,7 @@ export async function filesystemAgent(fs, peer, dir, question, gold, play = 'win
   trace.goldRank = g === -1 ? null : g + 1;
   for (const file of files.slice(0, MAX_READS)) {
     if (play === 'whole') {
-      const res = await fs.call('read_text_file', { path: join(dir, file.rel) });
-      trace.calls++;
-      trace.reads++;
-      trace.tokens += countTokens(resultText(res));
-      if (holdsAnswer(res.structuredContent.content, gold)) {
-        trace.answeredAt = trace.reads;
+      if (countRead(trace, await fs.call('read_text_file', { path: join(dir, file.rel) }), gold)) {
         break;
       }
       continue;
@@ -119,13 +123,7 @@ export async function filesystemAgent(fs, peer, dir, question, gold, play = 'win
     const total = Number.parseInt(wc.trim(), 10) + 1;
     const plan = readPlan(matches, words, total);
     const res = await fs.call('read_text_file', { path: join(dir, file.rel), ...plan });
-    trace.calls++;
-    trace.reads++;
-    trace.tokens += countTokens(resultText(res));
-    if (holdsAnswer(res.structuredContent.content, gold)) {
-      trace.answeredAt = trace.reads;
-      break;
-    }
+    if (countRead(trace, res, gold)) break;
   }
   return trace;
 }

@@ -2,6 +2,8 @@ import { bm25f, FIELD_WEIGHTS, idf } from '@lectern/text';
 import { describe, expect, test } from 'vitest';
 import {
   COMMON_SHARE,
+  clauseCeiling,
+  clausesStillNeeded,
   type IndexStats,
   phraseCount,
   planQuery,
@@ -136,4 +138,34 @@ test('phraseCount counts starts where every next word follows', () => {
   ).toBe(2);
   expect(phraseCount([[1], [3]])).toBe(0);
   expect(phraseCount([[1], []])).toBe(0);
+});
+
+describe('max-score pruning', () => {
+  test('no chunk gets more from a clause than its ceiling, however often it holds it', () => {
+    const p = plan('flutter wing', { flutter: 3, wing: 20 });
+    const ceiling = clauseCeiling(p.clauses[0]!);
+    const avg = { title: 3, headings: 2, body: 50 };
+    for (const tf of [1, 10, 1e3, 1e6]) {
+      const score = bm25f(
+        { title: tf, body: tf },
+        { title: 1, body: 1 },
+        avg,
+        p.clauses[0]!.idf.get('en')!,
+      );
+      expect(score).toBeLessThan(ceiling);
+    }
+  });
+
+  test('the weakest clauses whose ceilings sum below the threshold are not looked up', () => {
+    const p = plan('flutter wing heat', { flutter: 3, wing: 20, heat: 25 });
+    const [flutter, wing, heat] = p.clauses.map(clauseCeiling) as [number, number, number];
+    expect(flutter).toBeGreaterThan(wing);
+    // Above wing + heat: neither can lift a chunk that holds no flutter onto the page.
+    expect(clausesStillNeeded(p, [1, 2], (wing + heat) * 1.01)).toEqual([]);
+    // Between heat and wing + heat: heat alone cannot, wing with heat can.
+    expect(clausesStillNeeded(p, [1, 2], heat * 1.01)).toEqual([1]);
+    // A threshold a clause's ceiling only equals (a tie) keeps it: ties go by chunk id.
+    expect(clausesStillNeeded(p, [2], heat)).toEqual([2]);
+    expect(clausesStillNeeded(p, [1, 2], 0)).toEqual([1, 2]);
+  });
 });

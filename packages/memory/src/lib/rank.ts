@@ -214,6 +214,46 @@ function clauseLabel(
   return variants.length === 1 ? variants[0]! : `(${variants.join(' OR ')})`;
 }
 
+/**
+ * The most one clause can add to a chunk's score: BM25F saturates below idf · (k1 + 1), so no
+ * chunk, however often it holds the clause, gets more (the largest idf over the languages).
+ */
+export function clauseCeiling(clause: PlannedClause): number {
+  let most = 0;
+  for (const w of clause.idf.values()) most = Math.max(most, w);
+  return most * (BM25.k1 + 1);
+}
+
+/**
+ * Max-score pruning (Turtle and Flood, 1995), the exact kind: `threshold` is the `need`-th best
+ * score among chunks already scored in full, and `pending` the clauses whose chunks have not
+ * been looked up yet. A chunk found by none of the looked-up clauses holds only pending ones,
+ * so its score is at most the sum of their ceilings: the weakest pending clauses whose
+ * ceilings sum below the threshold cannot lift such a chunk onto the page, and their chunks
+ * need not be looked up (the candidates already found are scored on every clause anyway).
+ * Returns the pending clauses that must still be looked up. The sum is compared with a margin
+ * far above rounding error, so a chunk that could tie is always looked up.
+ */
+export function clausesStillNeeded(
+  plan: QueryPlan,
+  pending: readonly number[],
+  threshold: number,
+): number[] {
+  const weakest = [...pending].sort(
+    (a, b) => clauseCeiling(plan.clauses[a]!) - clauseCeiling(plan.clauses[b]!) || b - a,
+  );
+  let sum = 0;
+  let skip = 0;
+  for (const i of weakest) {
+    const next = sum + clauseCeiling(plan.clauses[i]!);
+    if (!(next * (1 + 1e-9) < threshold)) break;
+    sum = next;
+    skip++;
+  }
+  const skipped = new Set(weakest.slice(0, skip));
+  return pending.filter((i) => !skipped.has(i));
+}
+
 /** A scored chunk. */
 export interface Ranked {
   id: number;

@@ -40,29 +40,52 @@ export function testSchemas(url: string) {
 /**
  * Records the statements the `pg` driver sends (every pooled query goes through
  * `Client.prototype.query`), on the real server, until `restore()`: all of them in order
- * (`texts`), and each connection's in order (`byClient`).
+ * (`texts`), each connection's in order (`byClient`), and the rows each one returned
+ * (`rows`, parallel to `texts`; undefined until it answers, or when it failed).
  */
 export function recordStatements() {
   const original = pg.Client.prototype.query;
   const texts: string[] = [];
+  const rows: Array<number | undefined> = [];
   const byClient = new Map<pg.Client, string[]>();
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const q = args[0];
     const text = typeof q === 'string' ? q : String((q as { text?: string })?.text);
-    texts.push(text);
+    const at = texts.push(text) - 1;
+    rows.push(undefined);
     const own = byClient.get(this) ?? [];
     byClient.set(this, own);
     own.push(text);
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
+    const seen = (r: unknown) => {
+      const n = (r as { rows?: unknown[] } | undefined)?.rows?.length;
+      if (typeof n === 'number') rows[at] = n;
+    };
+    // The pool passes a callback; a direct call gets a promise back.
+    const last = args.length - 1;
+    if (typeof args[last] === 'function') {
+      const done = args[last] as (err: unknown, r: unknown) => void;
+      args[last] = (err: unknown, r: unknown) => {
+        if (!err) seen(r);
+        done(err, r);
+      };
+    }
+    const out = (original as (...a: unknown[]) => unknown).apply(this, args);
+    if (out && typeof (out as Promise<unknown>).then === 'function') {
+      (out as Promise<unknown>).then(seen, () => {});
+    }
+    return out;
   } as typeof original;
   return {
     texts,
+    rows,
     byClient,
-    /** Statements sent while `fn` ran. */
-    async during<T>(fn: () => Promise<T>): Promise<{ value: T; sent: string[] }> {
+    /** Statements sent while `fn` ran, and the rows each returned. */
+    async during<T>(
+      fn: () => Promise<T>,
+    ): Promise<{ value: T; sent: string[]; rows: Array<number | undefined> }> {
       const from = texts.length;
       const value = await fn();
-      return { value, sent: texts.slice(from) };
+      return { value, sent: texts.slice(from), rows: rows.slice(from) };
     },
     restore() {
       pg.Client.prototype.query = original;

@@ -9,6 +9,7 @@ import {
   documentLanguage,
   postingsOf,
   TermTable,
+  withCamelParts,
 } from './search.js';
 
 describe('the document language', () => {
@@ -167,4 +168,20 @@ word filler text and more
     }
     expect(postingsOf(data, 'filler')).toEqual(list);
   }, 60_000);
+});
+
+describe('withCamelParts', () => {
+  it('follows each camel-case word with its parts and leaves other text as it is', () => {
+    expect(withCamelParts('Installing on macOS now')).toBe('Installing on macOS mac OS now');
+    expect(withCamelParts('HashMap and RefCell<T>')).toBe(
+      'HashMap Hash Map and RefCell Ref Cell<T>',
+    );
+    expect(withCamelParts('xmlHTTPRequest')).toBe('xmlHTTPRequest xml HTTPRequest');
+    expect(withCamelParts('straßeÄpfel приветМир')).toBe(
+      'straßeÄpfel straße Äpfel приветМир привет Мир',
+    );
+    expect(withCamelParts('plain text, ALL CAPS and Title Case')).toBe(
+      'plain text, ALL CAPS and Title Case',
+    );
+  });
 });

@@ -8,6 +8,7 @@ import {
   terms,
 } from '@lectern/text';
 import { OWN_MAPPING_BYTES } from './malloc.js';
+import { proseOf } from './prose.js';
 
 /*
  * Full-text search over sections: a small inverted index per document (built on first use and
@@ -320,6 +321,46 @@ class SlabWriter extends VarintPostingWriter {
   }
 }
 
+/** A lower-case letter followed by an upper-case one: inside a camel-case word. */
+const CAMEL_STEP = /\p{Ll}\p{Lu}/gu;
+
+const LETTER = /\p{L}/u;
+const LOWER = /\p{Ll}/u;
+const UPPER = /\p{Lu}/u;
+
+/** True when a lower-case letter at `i` is followed by an upper-case one (ASCII checked inline). */
+function camelStepAt(text: string, i: number): boolean {
+  const a = text.charCodeAt(i);
+  if (a < 128) {
+    if (a < 97 || a > 122) return false;
+    const b = text.charCodeAt(i + 1);
+    return b < 128 ? b >= 65 && b <= 90 : UPPER.test(text[i + 1]!);
+  }
+  return LOWER.test(text[i]!) && UPPER.test(text[i + 1]!);
+}
+
+/**
+ * `text` with each camel-case word followed by its parts (`macOS` → `macOS mac OS`), so that a
+ * question's `mac` or `hash map` finds `macOS` and `HashMap`; the whole word is kept too.
+ * One pass over the text; only the words around a lower-to-upper step are looked at again.
+ */
+export function withCamelParts(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i + 1 < text.length; i++) {
+    if (!camelStepAt(text, i)) continue;
+    let start = i;
+    while (start > from && LETTER.test(text[start - 1]!)) start--;
+    let end = i + 2;
+    while (end < text.length && LETTER.test(text[end]!)) end++;
+    const word = text.slice(start, end);
+    out += `${text.slice(from, end)} ${word.replace(CAMEL_STEP, (p) => `${p[0]} ${p[1]}`)}`;
+    from = end;
+    i = end - 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 function countInto(map: Map<string, number>, tokens: string[]): void {
   for (const t of tokens) map.set(t, (map.get(t) ?? 0) + 1);
 }
@@ -370,12 +411,12 @@ class SearchBuilder {
   addUnit(section: number, level: number, head: string, bodyFirst: number, bodyLast: number): void {
     const doc = this.doc;
     if (level > 0) this.close(level);
-    const headToks = terms(head, this.language);
+    const headToks = terms(withCamelParts(head), this.language);
     const body =
       bodyLast >= bodyFirst
         ? doc.text.slice(lineStartOffset(doc, bodyFirst), lineEndOffset(doc, bodyLast))
         : '';
-    const bodyToks = terms(body, this.language);
+    const bodyToks = terms(withCamelParts(proseOf(body)), this.language);
     if (headToks.length === 0 && bodyToks.length === 0) return;
     const u = this.units.length;
     this.units.push({

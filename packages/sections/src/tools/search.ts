@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { MAX_QUERY_CHARS, retryChanged, sectionRef, sectionRefSchema } from '../lib/common.js';
 import type { DocsIndex } from '../lib/docs-index.js';
 import { cutSectionRef, ENVELOPE_BYTES, entryTooLarge } from '../lib/output-budget.js';
+import { proseOf } from '../lib/prose.js';
 import { hasWords, languagesOf, queryTerms, scoreAll } from '../lib/rank.js';
 import { scopedDocs, searchData, topHits } from '../lib/scope.js';
+import { searchText } from '../lib/search-text.js';
 import { SNIPPET_CHARS, snippetOf } from '../lib/snippet.js';
 
 const { doc_id: _docIdField, ...searchRefSchema } = sectionRefSchema;
@@ -57,6 +59,9 @@ export function searchTool(index: DocsIndex) {
         .describe('Offset of the next page, or null at the end.'),
     }),
     annotations: READ_ONLY,
+    // The text block clients show the model: one line per hit and a paging line (far fewer
+    // tokens than the JSON); structuredContent keeps every field.
+    resultText: searchText,
     handler: async (input, ctx) => {
       if (!hasWords(input.query)) {
         throw new ToolError(
@@ -83,7 +88,7 @@ export function searchTool(index: DocsIndex) {
           const body = await doc.extract(unit.bodyFirst, unit.bodyLast);
           const result = {
             ...ref,
-            snippet: snippetOf(body.content, terms, datas[h.doc]!.language, ref.heading),
+            snippet: snippetOf(proseOf(body.content), terms, datas[h.doc]!.language, ref.heading),
             score: Math.round(h.score * 100) / 100,
           };
           if (!budget.take(result)) {

@@ -25,7 +25,7 @@ import {
   splitUrl,
 } from './driver.js';
 import { DEFAULT_SCHEMA, LOCK_CLASS, migrate, type Names, namesOf } from './schema.js';
-import { PgSearch } from './search.js';
+import { IndexMoved, PgSearch } from './search.js';
 import { type Statements, statements } from './sql.js';
 import { type FileRow, key, type PgFile, PgWriter, toFile, type WriterCache } from './writer.js';
 
@@ -199,12 +199,12 @@ class PostgresBackend implements MemoryBackend {
   // ---------------------------------------------------------------- search
 
   /**
-   * A search is one statement in the common case: ranking, the second tier of word forms, the
-   * page's chunk and file details, and the index's languages are read together, so the result
-   * comes from one snapshot without an explicit transaction. The any-term fallback adds one
-   * statement (its own snapshot). A path filter reads the file list first, so that case runs in
-   * a read-only transaction to keep one snapshot; so does a raw expression, under its time
-   * budget (`statement_timeout`).
+   * A search sends four or five statements without a transaction (totals, frequencies, one or
+   * two candidate look-ups, the page's details), each seeing the index as last committed. The
+   * first and the last read the index generation: when a reindex committed in between, the page
+   * may mix two indexes, and the search runs again in one read-only snapshot. A path filter
+   * reads the file list first, so that case runs in the snapshot from the start; so does a raw
+   * expression, its statements under the raw time budget (`statement_timeout`).
    */
   search(request: SearchRequest): Promise<SearchPage> {
     if (request.query.kind === 'raw') {
@@ -222,7 +222,13 @@ class PostgresBackend implements MemoryBackend {
     if (request.pathFilter) {
       return this.snapshot((c) => this.searcher.search((q) => c.query(q), request));
     }
-    return this.use(() => this.searcher.search((q) => this.pool.query(q), request));
+    return this.use(() => this.searcher.search((q) => this.pool.query(q), request)).catch(
+      (error: unknown) => {
+        // Its statements saw two generations of the index: once more, in one snapshot.
+        if (!(error instanceof IndexMoved)) throw error;
+        return this.snapshot((c) => this.searcher.search((q) => c.query(q), request));
+      },
+    );
   }
 
   // ---------------------------------------------------------------- reads

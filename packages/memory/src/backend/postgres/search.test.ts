@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
@@ -5,6 +6,8 @@ import { postgresForTests, recordStatements, testSchemas } from '../../test-help
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
+import { parseVector } from './candidates.js';
+import { searchTuning } from './search.js';
 
 // The PostgreSQL search path: how many statements a search sends, that the languages it reads
 // follow a reindex made elsewhere, and that it ranks exactly as the SQLite backend does: the
@@ -162,5 +165,179 @@ if (url) {
         expect(pg, JSON.stringify(options)).toEqual(await shown(lite, options));
       }
     });
+
+    test('a reindex committed between the statements of a search: it runs again in one snapshot', async () => {
+      writeCorpus();
+      const searcher = open('m1');
+      await searcher.reindex();
+      const writer = open('m2');
+      const before = await searcher.search({ query: 'canary' });
+      // Just before the page's details are read, another store rebuilds the index (new ids).
+      const original = pg.Client.prototype.query;
+      let moved = 0;
+      const texts: string[] = [];
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const text = String((args[0] as { text?: string })?.text ?? args[0]);
+        texts.push(text);
+        if (moved === 0 && text.includes('AS generation') && text.includes('c.id = ANY($1')) {
+          moved++;
+          void writer.reindex({ full: true }).then(
+            () => (original as (...a: unknown[]) => unknown).apply(this, args),
+            (error) => (args[args.length - 1] as (e: unknown) => void)(error),
+          );
+          return undefined;
+        }
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof original;
+      try {
+        const during = await searcher.search({ query: 'canary' });
+        expect(moved).toBe(1);
+        // The same notes and lines as before the rebuild, read again in one snapshot.
+        expect(during.results.map((r) => [r.path, r.start_line, r.score])).toEqual(
+          before.results.map((r) => [r.path, r.start_line, r.score]),
+        );
+        expect(texts.some((t) => t.startsWith('BEGIN ISOLATION LEVEL REPEATABLE READ'))).toBe(true);
+      } finally {
+        pg.Client.prototype.query = original;
+      }
+    });
+
+    /** A store on SQLite over the same notes: it scores every chunk of every clause. */
+    function sqlite(): MemoryStore {
+      const lite = createMemory({
+        sources: [{ id: 'notes', path: dir.path }],
+        backend: sqliteBackend({ path: `${dir.path}/.lectern/memory.db` }),
+      });
+      stores.push(lite);
+      return lite;
+    }
+
+    const page = async (s: MemoryStore, options: SearchOptions) => {
+      const r = await s.search(options);
+      return {
+        match: r.match,
+        fts_query: r.fts_query,
+        next_offset: r.next_offset,
+        results: r.results.map((c) => [c.path, c.start_line, c.score]),
+      };
+    };
+
+    /** The candidate look-ups of a search (the statements reading chunks' vectors). */
+    const lookups = (sent: string[], rows: Array<number | undefined>) =>
+      sent.flatMap((t, i) => (t.includes(' AS ab') ? [rows[i]] : []));
+
+    test('a rare word settles the page alone: the common word of the question is never read', async () => {
+      // 150 notes, 45 of them with "common" (kept: under 30% of the chunks), 12 with "zephyr",
+      // twice each, so that each of its chunks outscores anything "common" alone can give.
+      for (let i = 0; i < 150; i++) {
+        dir.write(`f/${i}.md`, `# Filler ${i}\n\nplain text ${i} ${i < 45 ? 'common' : ''}\n`);
+      }
+      for (let i = 0; i < 12; i++) {
+        dir.write(`r/${i}.md`, `# Rare ${i}\n\nzephyr blows, zephyr ${'again '.repeat(i)}\n`);
+      }
+      const store = open();
+      await store.reindex();
+      const lite = sqlite();
+      await lite.reindex();
+      await store.search({ query: 'zephyr' });
+      const previous = searchTuning.firstLookupChunks;
+      searchTuning.firstLookupChunks = 20;
+      const counter = recordStatements();
+      try {
+        // The page (10) and one more fit in zephyr's 12 chunks: "common" cannot reach them.
+        const pruned = await counter.during(() => store.search({ query: 'zephyr common' }));
+        expect(pruned.sent).toHaveLength(4);
+        expect(lookups(pruned.sent, pruned.rows)).toEqual([12]);
+        expect(await page(store, { query: 'zephyr common' })).toEqual(
+          await page(lite, { query: 'zephyr common' }),
+        );
+        // 13 needed, 12 found: the chunks of "common" are read too, those without zephyr.
+        const whole = await counter.during(() =>
+          store.search({ query: 'zephyr common', limit: 12 }),
+        );
+        expect(whole.sent).toHaveLength(5);
+        expect(lookups(whole.sent, whole.rows)).toEqual([12, 45]);
+        expect(await page(store, { query: 'zephyr common', limit: 12 })).toEqual(
+          await page(lite, { query: 'zephyr common', limit: 12 }),
+        );
+        // Without pruning: one look-up of every chunk holding either word.
+        searchTuning.firstLookupChunks = Number.POSITIVE_INFINITY;
+        const all = await counter.during(() => store.search({ query: 'zephyr common' }));
+        expect(lookups(all.sent, all.rows)).toEqual([57]);
+      } finally {
+        counter.restore();
+        searchTuning.firstLookupChunks = previous;
+      }
+    });
+
+    test('pruned or not, every page equals the full scoring of every candidate (brute force over many questions)', async () => {
+      // Notes of words drawn with very unequal frequencies (as words are), so that questions
+      // mix rare and common words; a tiny first look-up makes nearly every search prune.
+      let seed = 7;
+      const random = () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed / 2147483648;
+      };
+      const vocab = Array.from(
+        { length: 40 },
+        (_, i) => `w${String.fromCharCode(97 + (i % 26))}${i}x`,
+      );
+      const word = () => vocab[Math.floor(vocab.length * random() ** 3)]!;
+      for (let i = 0; i < 120; i++) {
+        const body = Array.from({ length: 5 + Math.floor(random() * 30) }, word).join(' ');
+        dir.write(
+          `n/${i}.md`,
+          `# ${word()} ${i}\n\n${body}\n\n## ${word()}\n\n${word()} ${word()}\n`,
+        );
+      }
+      const store = open();
+      await store.reindex();
+      const lite = sqlite();
+      await lite.reindex();
+      const questions: SearchOptions[] = [];
+      for (let q = 0; q < 60; q++) {
+        const words = Array.from({ length: 2 + (q % 3) }, word);
+        const query = q % 7 === 0 ? `"${words[0]} ${words[1]}" ${words[2] ?? ''}` : words.join(' ');
+        questions.push({ query, limit: 1 + (q % 10), offset: q % 4 === 0 ? 3 : 0 });
+      }
+      const previous = searchTuning.firstLookupChunks;
+      const counter = recordStatements();
+      let pruned = 0;
+      try {
+        for (const options of questions) {
+          // Every clause's chunks read at once: the full scoring, on the same chunk ids.
+          searchTuning.firstLookupChunks = Number.POSITIVE_INFINITY;
+          const full = await page(store, options);
+          // The same scores as SQLite's (chunk ids, which order ties, differ between stores).
+          const lited = await page(lite, options);
+          expect({ ...full, results: full.results.map((r) => r[2]) }).toEqual({
+            ...lited,
+            results: lited.results.map((r) => r[2]),
+          });
+          for (const budget of [1, 8]) {
+            searchTuning.firstLookupChunks = budget;
+            const r = await counter.during(() => page(store, options));
+            if (budget === 1 && lookups(r.sent, r.rows).length === 1) pruned++;
+            expect(r.value, `${JSON.stringify(options)} (first look-up ${budget})`).toEqual(full);
+          }
+        }
+      } finally {
+        counter.restore();
+        searchTuning.firstLookupChunks = previous;
+      }
+      // The pruning did happen (a search that settled its page with its rarest clause alone).
+      expect(pruned).toBeGreaterThan(5);
+    });
   });
 }
+
+describe('reading the vectors a search fetches', () => {
+  test('tsvector text: quoted terms (quotes and backslashes doubled), positions and weights', () => {
+    const seen: string[] = [];
+    // As PostgreSQL prints them (weight D is not shown).
+    parseVector("'a''b':1A,2 'c\\\\d':3B,5 'e f':4C 'bare'", (t, p, w) =>
+      seen.push(`${t}@${p}${w}`),
+    );
+    expect(seen).toEqual(["a'b@1A", "a'b@2D", 'c\\d@3B', 'c\\d@5D', 'e f@4C']);
+  });
+});

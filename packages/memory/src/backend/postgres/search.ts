@@ -1,9 +1,10 @@
 import type * as Pg from 'pg';
 import type { Language } from '../../lib/language.js';
 import {
+  clauseCeiling,
+  clausesStillNeeded,
   type IndexStats,
   type PlannedClause,
-  phraseCount,
   planQuery,
   type QueryPlan,
   queryClauses,
@@ -11,6 +12,7 @@ import {
   termsToLookUp,
 } from '../../lib/rank.js';
 import { MAX_RANKED_CHUNKS } from '../../limits.js';
+import { hitFromRow } from '../hit.js';
 import {
   RawQueryError,
   type SearchHit,
@@ -18,23 +20,39 @@ import {
   type SearchPage,
   type SearchRequest,
 } from '../types.js';
+import { Candidates } from './candidates.js';
 import { rawToTsquery } from './raw.js';
 import type { Names } from './schema.js';
 import type { Statements } from './sql.js';
 
+/** A reindex committed while a search outside a transaction ran: run it again in a snapshot. */
+export class IndexMoved extends Error {
+  constructor() {
+    super('the index changed during the search');
+  }
+}
+
 /** Sends one statement (on the pool, or on a client inside a transaction). */
 export type Run = (query: Pg.QueryConfig) => Promise<Pg.QueryResult>;
 
-/** Field of a `tsvector` weight: A title, B heading path, D body. */
-const FIELD_OF_WEIGHT: Readonly<Record<string, number>> = { A: 0, B: 1, C: 1, D: 2 };
+/**
+ * Most chunks the first look-up of a search may expect (by the document frequencies of the
+ * clauses it takes, rarest first): enough for the rare words of a question to settle the page
+ * alone in the common case, few enough that a search never reads a common word's chunks
+ * before it knows it must.
+ */
+const FIRST_LOOKUP_CHUNKS = 1000;
+
+/**
+ * @internal Tests set a small first look-up on a small index to see the pruning at work (and
+ * `Infinity` to read every clause's chunks at once, as a search without pruning would).
+ */
+export const searchTuning = { firstLookupChunks: FIRST_LOOKUP_CHUNKS };
 
 /** A `tsquery` operand: the term quoted. */
 function operand(term: string): string {
   return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
-
-/** One candidate chunk's terms: per term, its positions per field. */
-type ChunkTerms = Map<string, [number[], number[], number[]]>;
 
 /**
  * The PostgreSQL backend's search: the same ranking as every backend (`lib/rank.ts`), fed from
@@ -64,7 +82,14 @@ export class PgSearch {
       files = rows.filter((r) => !keep || keep(r.source, r.path)).map((r) => Number(r.id));
     }
     const st = (await run({ text: this.sql.rankingStats })).rows[0] as
-      | { docs: string; title: string; headings: string; body: string; languages: string | null }
+      | {
+          docs: string;
+          title: string;
+          headings: string;
+          body: string;
+          languages: string | null;
+          generation: string | null;
+        }
       | undefined;
     const stats: IndexStats = {
       docs: Number(st?.docs ?? 0),
@@ -135,8 +160,9 @@ export class PgSearch {
     const plan = planQuery(clauses, languages, df, expansions, stats);
     if (match !== 'raw') expression = plan.expression;
 
-    const scorer = await this.score(run, plan, stats, files, within);
-    const rows = scorer.top(request.offset + request.limit + 1);
+    const need = request.offset + request.limit + 1;
+    const scorer = await this.score(run, plan, stats, files, within, need);
+    const rows = scorer.top(need);
     if (match !== 'raw') {
       const top = rows[0];
       match = top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
@@ -150,22 +176,19 @@ export class PgSearch {
         values: [page.map((p) => p.id), this.originSources, this.originValues],
       });
       for (const d of info.rows) details.set(Number(d.id), d);
+      // A reindex committed between the statements (each sees the index as last committed):
+      // the page may mix two generations; the backend runs the search again in one snapshot.
+      const generation = (info.rows[0]?.generation as string | null | undefined) ?? null;
+      if (
+        details.size < page.length ||
+        (info.rows.length > 0 && generation !== (st?.generation ?? null))
+      ) {
+        throw new IndexMoved();
+      }
       for (const p of page) {
         const d = details.get(p.id);
         if (!d) continue;
-        hits.push({
-          source: d.source as string,
-          path: d.path as string,
-          startLine: d.start_line as number,
-          endLine: d.end_line as number,
-          startByte: Number(d.start_byte),
-          endByte: Number(d.end_byte),
-          headingPath: d.heading_path as string,
-          score: p.score,
-          version: d.sha256 as string,
-          size: Number(d.size),
-          mtime: d.mtime as number,
-        });
+        hits.push(hitFromRow(d, p.score));
       }
     }
     const words = plan.clauses.filter((c) => c.kind === 'word').map((c) => c.surface[0]!);
@@ -181,10 +204,12 @@ export class PgSearch {
   }
 
   /**
-   * Scores the chunks holding the plan's clauses (or, for a raw query, the chunks it matched):
-   * one statement finds them through the GIN index and returns, per chunk, the positions of
-   * the plan's terms only; each chunk's clauses are then scored in the plan's order, as the
-   * SQLite backend does.
+   * Scores the chunks holding the plan's clauses (or, for a raw query, the chunks it matched).
+   * The rarest clauses' chunks are looked up first, each with the positions of every term of
+   * the plan, so they are scored in full; the clauses whose chunks could not reach the page
+   * then (see `clausesStillNeeded`) are never looked up, and the others are, in one more
+   * statement, for the chunks not seen yet. Every chunk is scored in the plan's clause order,
+   * as the SQLite backend does, so the page is the one a scan of every match would give.
    */
   private async score(
     run: Run,
@@ -192,91 +217,153 @@ export class PgSearch {
     stats: IndexStats,
     files: readonly number[] | undefined,
     within: readonly number[] | undefined,
+    need: number,
   ): Promise<Scorer> {
-    const { s } = this.n;
     const terms = new Set<string>();
-    const alternatives: string[] = [];
     for (const c of plan.clauses) {
+      if (c.kind === 'phrase') continue;
       for (const list of c.terms.values()) for (const t of list) terms.add(t);
-      alternatives.push(...clauseQuery(c));
     }
-    const values: unknown[] = [[...terms]];
-    const where: string[] = [];
+    const chunks = new Candidates(plan);
+    const phrases = chunks.phrases.map((i) => phraseFields(plan.clauses[i]!));
+    const look = (where: string[], values: unknown[]) =>
+      this.fetch(run, [...terms], phrases, where, values, files, chunks);
     if (within) {
-      values.push(within);
-      where.push(`c.id = ANY($${values.length}::bigint[])`);
-    } else {
-      if (alternatives.length === 0) return new Scorer(plan, stats, 0);
-      values.push([...new Set(alternatives)].join(' | '));
-      where.push(`c.terms @@ $${values.length}::tsquery`);
+      await look(['c.id = ANY($2::bigint[])'], [within]);
+      return chunks.score(stats, within);
     }
-    if (files) {
-      values.push(files);
-      where.push(`c.file_id = ANY($${values.length}::bigint[])`);
+    if (plan.clauses.length === 0) return new Scorer(plan, stats, 0);
+    // Rarest first (highest ceiling); the first look-up takes clauses while their chunks are few.
+    const order = plan.clauses
+      .map((_, i) => i)
+      .sort((a, b) => clauseCeiling(plan.clauses[b]!) - clauseCeiling(plan.clauses[a]!) || a - b);
+    const first: number[] = [];
+    let expected = 0;
+    for (const i of order) {
+      const df = plan.clauses[i]!.df;
+      if (first.length > 0 && expected + df > searchTuning.firstLookupChunks) break;
+      first.push(i);
+      expected += df;
     }
-    const r = await run({
-      // The vector cut down to the query's terms (deleting every other lexeme: two array
-      // operations in C, about half the cost of unnesting every lexeme and filtering).
-      text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, u.lexeme, u.positions, u.weights
-        FROM ${s}.chunks c LEFT JOIN LATERAL
-          unnest(ts_delete(c.terms, tsvector_to_array(ts_delete(c.terms, $1::text[])))) u ON true
-        WHERE ${where.join(' AND ')}`,
-      values,
-    });
-    const chunks = new Map<
-      number,
-      { lang: Language; lengths: [number, number, number]; terms: ChunkTerms }
-    >();
-    for (const row of r.rows as Array<{
-      id: string;
-      lang: string;
-      title_len: number;
-      headings_len: number;
-      body_len: number;
-      lexeme: string | null;
-      positions: number[] | null;
-      weights: string[] | null;
-    }>) {
-      const id = Number(row.id);
-      let chunk = chunks.get(id);
-      if (!chunk) {
-        chunk = {
-          lang: row.lang as Language,
-          lengths: [row.title_len, row.headings_len, row.body_len],
-          terms: new Map(),
-        };
-        chunks.set(id, chunk);
+    const query = (list: readonly number[]) =>
+      [...new Set(list.flatMap((i) => clauseQuery(plan.clauses[i]!)))].join(' | ');
+    await look(['c.terms @@ $2::tsquery'], [query(first)]);
+    const pending = order.filter((i) => !first.includes(i));
+    if (pending.length > 0) {
+      const best = chunks.score(stats, undefined).top(need);
+      const threshold = best.length >= need ? best[need - 1]!.score : 0;
+      const rest = clausesStillNeeded(plan, pending, threshold);
+      if (rest.length > 0) {
+        await look(
+          ['c.terms @@ $2::tsquery', 'NOT (c.terms @@ $3::tsquery)'],
+          [query(rest), query(first)],
+        );
       }
-      const lexeme = row.lexeme;
-      if (lexeme === null) continue;
-      const at: [number[], number[], number[]] = [[], [], []];
-      const positions = row.positions ?? [];
-      const weights = row.weights ?? [];
-      positions.forEach((p, i) => {
-        at[FIELD_OF_WEIGHT[weights[i] ?? 'D'] ?? 2]!.push(p);
-      });
-      chunk.terms.set(lexeme, at);
     }
-    // Chunk ids in ascending order: the same order SQLite's slots give ties and sums.
-    const ids = [...new Set([...chunks.keys(), ...(within ?? [])])].sort((a, b) => a - b);
-    const scorer = new Scorer(plan, stats, ids.length);
-    ids.forEach((id, slot) => {
-      if (within) scorer.touch(slot, id);
-      const chunk = chunks.get(id);
-      if (!chunk) return;
-      plan.clauses.forEach((clause, i) => {
-        const counts = clauseCounts(clause, chunk.lang, chunk.terms);
-        if (counts) {
-          scorer.add(i, slot, id, chunk.lang, chunk.lengths, counts[0], counts[1], counts[2]);
-        }
+    return chunks.score(stats, undefined);
+  }
+
+  /**
+   * Adds the chunks matching `where` (parameters from $2 on) to `chunks`, each with the
+   * positions of `terms` it holds per field: the vector cut down to those terms (their weights
+   * set to C, which the index never uses, then only C kept) and its title and heading-path
+   * entries (weights A and B), both small, as text; a term's body positions are the rest.
+   */
+  private async fetch(
+    run: Run,
+    terms: readonly string[],
+    phrases: ReadonlyArray<PhraseFields>,
+    where: string[],
+    values: unknown[],
+    files: readonly number[] | undefined,
+    chunks: Candidates,
+  ): Promise<void> {
+    const { s } = this.n;
+    const all: unknown[] = [terms, ...values];
+    const conditions = [...where];
+    if (files) {
+      all.push(files);
+      conditions.push(`c.file_id = ANY($${all.length}::bigint[])`);
+    }
+    const param = (v: unknown) => `$${all.push(v)}`;
+    // Per phrase clause, the fields it occurs in, checked by PostgreSQL: its words in order,
+    // each of one field's weight (A title, B heading path, D body; fields never touch).
+    const columns = phrases.map((variants, k) => {
+      const cases = variants.map(({ langs, fields }) => {
+        const bits = fields
+          .map((q, f) => `((c.terms @@ ${param(q)}::tsquery)::int << ${f})`)
+          .join(' | ');
+        return `WHEN c.lang = ANY(${param(langs)}::text[]) THEN ${bits}`;
       });
+      return `, CASE ${cases.join(' ')} ELSE 0 END AS p${k}`;
     });
-    return scorer;
+    const text =
+      terms.length > 0
+        ? `ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
+          ts_filter(c.terms, '{a,b}')::text AS ab`
+        : `'' AS q, '' AS ab, $1::text[] IS NULL AS none`;
+    const r = await run({
+      text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, ${text}${columns.join('')}
+        FROM ${s}.chunks c WHERE ${conditions.join(' AND ')}`,
+      values: all,
+    });
+    const fields = phrases.map((_, k) => `p${k}`);
+    for (const row of r.rows as Array<
+      {
+        id: string;
+        lang: string;
+        title_len: number;
+        headings_len: number;
+        body_len: number;
+        q: string;
+        ab: string;
+      } & Record<string, unknown>
+    >) {
+      chunks.add(
+        Number(row.id),
+        row.lang as Language,
+        row.title_len,
+        row.headings_len,
+        row.body_len,
+        row.q,
+        row.ab,
+        fields.map((f) => Number(row[f])),
+      );
+    }
   }
 }
 
-/** The `tsquery` alternatives that find a clause's chunks (a phrase: its words in order). */
+/** A phrase clause's checks per field, per group of languages that share its terms. */
+type PhraseFields = Array<{ langs: string[]; fields: [string, string, string] }>;
+
+function phraseFields(c: PlannedClause): PhraseFields {
+  const byTerms = new Map<string, { langs: string[]; list: readonly string[] }>();
+  for (const [lang, list] of c.terms) {
+    const key = JSON.stringify(list);
+    const entry = byTerms.get(key) ?? { langs: [], list };
+    entry.langs.push(lang);
+    byTerms.set(key, entry);
+  }
+  return [...byTerms.values()].map(({ langs, list }) => ({
+    langs,
+    fields: (['A', 'B', 'D'] as const).map((w) =>
+      list.map((t) => `${operand(t)}:${w}`).join(' <-> '),
+    ) as [string, string, string],
+  }));
+}
+
+/**
+ * The `tsquery` alternatives that find a clause's chunks: a phrase's words in order; a
+ * prefix as a prefix operand (`'zelt':*`), not as its up to 64 terms ORed: PostgreSQL
+ * estimates the former well and checks it in one search of a vector, while the latter was
+ * estimated at ~270 chunks a term, so a scan checked 64 terms in every chunk (bench: 1.9 s
+ * against 16 ms for 'prin*'). Chunks holding only terms past the 64 are fetched and score 0.
+ */
 function clauseQuery(c: PlannedClause): string[] {
+  if (c.kind === 'prefix') {
+    const any = [...c.terms.values()].some((list) => list.length > 0);
+    return any ? [`${operand(c.surface[0]!)}:*`] : [];
+  }
   if (c.kind === 'phrase') {
     const out = new Set<string>();
     for (const list of c.terms.values()) out.add(`(${list.map(operand).join(' <-> ')})`);
@@ -285,36 +372,4 @@ function clauseQuery(c: PlannedClause): string[] {
   const out = new Set<string>();
   for (const list of c.terms.values()) for (const t of list) out.add(operand(t));
   return [...out];
-}
-
-/**
- * A clause's per-field counts in one chunk: a word's occurrences (the stem of the chunk's
- * language), a prefix's summed over the terms it stands for, a phrase's presence per field.
- */
-function clauseCounts(
-  clause: PlannedClause,
-  lang: Language,
-  terms: ChunkTerms,
-): [number, number, number] | undefined {
-  const list = clause.terms.get(lang);
-  if (!list) return undefined;
-  if (clause.kind === 'phrase') {
-    const places = list.map((t) => terms.get(t));
-    if (places.some((p) => p === undefined)) return undefined;
-    const out: [number, number, number] = [0, 0, 0];
-    for (let f = 0; f < 3; f++) {
-      out[f] = phraseCount(places.map((p) => [...p![f]!].sort((a, b) => a - b))) > 0 ? 1 : 0;
-    }
-    return out;
-  }
-  const out: [number, number, number] = [0, 0, 0];
-  const each = clause.kind === 'prefix' ? list : list.slice(0, 1);
-  for (const t of each) {
-    const at = terms.get(t);
-    if (!at) continue;
-    out[0] += at[0].length;
-    out[1] += at[1].length;
-    out[2] += at[2].length;
-  }
-  return out;
 }

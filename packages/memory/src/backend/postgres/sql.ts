@@ -138,7 +138,8 @@ export function statements(n: Names) {
     dropUnusedTerms: `DELETE FROM ${s}.term_df WHERE df <= 0`,
     /** What the ranking needs of the whole index: totals and the languages notes are in. */
     rankingStats: `SELECT s.docs, s.title, s.headings, s.body,
-        (SELECT value FROM ${s}.meta WHERE key = 'languages') AS languages
+        (SELECT value FROM ${s}.meta WHERE key = 'languages') AS languages,
+        (SELECT value FROM ${s}.meta WHERE key = 'generation') AS generation
       FROM ${s}.stats s`,
     /**
      * Document frequencies of terms ($1), and for each prefix ($2) the 64 most frequent terms
@@ -152,9 +153,10 @@ export function statements(n: Names) {
         ORDER BY df DESC, term LIMIT 64
       ) x`,
 
-    /** Details of a page of chunk ids ($1 ids; $2, $3 origins). */
+    /** Details of a page of chunk ids ($1 ids; $2, $3 origins), and the index generation. */
     hitDetails: `SELECT c.id, c.start_line, c.end_line, c.start_byte, c.end_byte, c.heading_path, c.lang,
-        f.source, f.path, f.sha256, coalesce(z.size, f.size) AS size, coalesce(z.mtime, f.mtime) AS mtime
+        f.source, f.path, f.sha256, coalesce(z.size, f.size) AS size, coalesce(z.mtime, f.mtime) AS mtime,
+        (SELECT value FROM ${s}.meta WHERE key = 'generation') AS generation
       FROM ${s}.chunks c JOIN ${s}.files f ON f.id = c.file_id ${seenJoin('f', 2)}
       WHERE c.id = ANY($1::bigint[])`,
   };

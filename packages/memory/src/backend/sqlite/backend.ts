@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { MemoryError } from '../../lib/errors.js';
 import type { Language } from '../../lib/language.js';
 import { mayBeCostly, timeRawQuery } from '../../lib/raw-guard.js';
+import { hitFromRow } from '../hit.js';
 import type {
   BackendContext,
   BackendFactory,
@@ -207,20 +208,7 @@ class SqliteBackend implements MemoryBackend {
     for (const p of page) {
       const d = details.get(p.id);
       if (!d) continue;
-      hits.push({
-        source: d.source as string,
-        path: d.path as string,
-        startLine: d.start_line as number,
-        endLine: d.end_line as number,
-        startByte: d.start_byte as number,
-        endByte: d.end_byte as number,
-        headingPath: d.heading_path as string,
-        score: p.score,
-        language: d.lang as Language,
-        version: d.sha256 as string,
-        size: d.size as number,
-        mtime: d.mtime as number,
-      });
+      hits.push(hitFromRow(d, p.score));
     }
     const words = ranked.plan?.clauses.filter((c) => c.kind === 'word').map((c) => c.surface[0]!);
     return {

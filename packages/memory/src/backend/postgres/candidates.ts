@@ -1,0 +1,239 @@
+import type { Language } from '../../lib/language.js';
+import { type IndexStats, type QueryPlan, Scorer } from '../../lib/rank.js';
+
+/**
+ * The candidate chunks of one PostgreSQL search, kept compact: a search of a common word reads
+ * tens of thousands of them, so each is reduced, as it arrives, to its clause counts (per
+ * clause: title, heading path, body) in flat arrays, without a map or array of its own.
+ */
+export class Candidates {
+  private readonly ids: number[] = [];
+  private readonly langs: Language[] = [];
+  /** Title, heading-path and body length of each candidate. */
+  private readonly lengths: number[] = [];
+  /** Per candidate, per clause: title, heading-path and body counts (phrases: 0 or 1). */
+  private readonly counts: number[] = [];
+  /** Per candidate: whether it holds any term of its language's clauses. */
+  private readonly holds: boolean[] = [];
+  private readonly width: number;
+  /** Per language: which word and prefix clauses each term counts for. */
+  private readonly counted = new Map<Language, Map<string, number[]>>();
+  /** The phrase clauses, in plan order: PostgreSQL says in which fields each occurs. */
+  readonly phrases: number[] = [];
+  /** The languages the plan has clauses for. */
+  private readonly languages = new Set<Language>();
+  // Scratch of the row being read (reused): its title and heading-path entries.
+  private readonly abTerm: string[] = [];
+  private readonly abPos: number[] = [];
+  private readonly abField: number[] = [];
+  // The row being read: where its counts start, its language's counted terms, phrases or not.
+  private rowBase = 0;
+  private rowCounted: Map<string, number[]> | undefined;
+  // The visitors of the two vectors, made once (not a closure per row).
+  private readonly visitAb = (term: string, position: number, weight: string): void => {
+    this.abTerm.push(term);
+    this.abPos.push(position);
+    this.abField.push(weight === 'A' ? 0 : 1);
+  };
+  private readonly visitQ = (term: string, position: number): void => {
+    let field = 2;
+    for (let k = 0; k < this.abTerm.length; k++) {
+      if (this.abPos[k] === position && this.abTerm[k] === term) {
+        field = this.abField[k]!;
+        break;
+      }
+    }
+    const clauses = this.rowCounted?.get(term);
+    if (clauses) for (const c of clauses) this.counts[this.rowBase + 3 * c + field]! += 1;
+  };
+
+  constructor(private readonly plan: QueryPlan) {
+    this.width = plan.clauses.length * 3;
+    plan.clauses.forEach((clause, i) => {
+      if (clause.kind === 'phrase') this.phrases.push(i);
+      for (const [lang, list] of clause.terms) {
+        this.languages.add(lang);
+        if (clause.kind === 'phrase') continue;
+        const map = this.counted.get(lang) ?? new Map<string, number[]>();
+        this.counted.set(lang, map);
+        // A word counts its stem in the chunk's language; a prefix each term it stands for.
+        for (const t of clause.kind === 'prefix' ? list : list.slice(0, 1)) {
+          const at = map.get(t) ?? [];
+          if (!at.includes(i)) at.push(i);
+          map.set(t, at);
+        }
+      }
+    });
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /**
+   * Adds one chunk from `q` (every position of the query's word and prefix terms it holds, as
+   * `tsvector` text), `ab` (its title and heading-path entries, weights A and B) and `phrases`
+   * (per phrase clause, the fields it occurs in: bit 0 title, 1 heading path, 2 body): a
+   * position of a query term that `ab` gives weight A is in the title, B in the heading path,
+   * any other in the body.
+   */
+  add(
+    id: number,
+    lang: Language,
+    title: number,
+    headings: number,
+    body: number,
+    q: string,
+    ab: string,
+    phrases: readonly number[],
+  ): void {
+    const row = this.ids.length;
+    this.ids.push(id);
+    this.langs.push(lang);
+    this.lengths.push(title, headings, body);
+    const base = row * this.width;
+    for (let k = 0; k < this.width; k++) this.counts.push(0);
+    // The language's clauses decide what counts; a chunk in a language the plan lacks scores nothing.
+    const holds = this.languages.has(lang);
+    this.holds.push(holds);
+    if (!holds) return;
+    this.phrases.forEach((clause, k) => {
+      const fields = phrases[k] ?? 0;
+      for (let f = 0; f < 3; f++) this.counts[base + 3 * clause + f] = (fields >> f) & 1;
+    });
+    const counted = this.counted.get(lang);
+    if (!counted || q === '') return;
+    this.abTerm.length = 0;
+    this.abPos.length = 0;
+    this.abField.length = 0;
+    parseVector(ab, this.visitAb);
+    this.rowBase = base;
+    this.rowCounted = counted;
+    parseVector(q, this.visitQ);
+  }
+
+  /**
+   * Scores the candidates, in ascending chunk id order (the order SQLite's slots give ties and
+   * sums), each on the plan's clauses in order; `within` (a raw query's matches) are
+   * candidates even without a match.
+   */
+  score(stats: IndexStats, within: readonly number[] | undefined): Scorer {
+    // Rows in ascending chunk id order (row -1: a raw query's match that was not fetched).
+    let order: number[];
+    if (within) {
+      const rows = new Map<number, number>();
+      for (let row = 0; row < this.ids.length; row++) rows.set(this.ids[row]!, row);
+      const all = [...new Set([...this.ids, ...within])].sort((a, b) => a - b);
+      order = all.map((id) => rows.get(id) ?? -1);
+      return this.scoreRows(stats, order, all, true);
+    }
+    // They mostly come in that order already (a scan in insertion order).
+    order = Array.from({ length: this.ids.length }, (_, row) => row);
+    let sorted = true;
+    for (let row = 1; row < this.ids.length && sorted; row++) {
+      sorted = this.ids[row - 1]! < this.ids[row]!;
+    }
+    if (!sorted) order.sort((a, b) => this.ids[a]! - this.ids[b]!);
+    return this.scoreRows(
+      stats,
+      order,
+      order.map((row) => this.ids[row]!),
+      false,
+    );
+  }
+
+  private scoreRows(
+    stats: IndexStats,
+    order: readonly number[],
+    ids: readonly number[],
+    touchAll: boolean,
+  ): Scorer {
+    const scorer = new Scorer(this.plan, stats, ids.length);
+    const lengths = [0, 0, 0];
+    const n = this.plan.clauses.length;
+    order.forEach((row, slot) => {
+      const id = ids[slot]!;
+      if (touchAll) scorer.touch(slot, id);
+      if (row < 0 || !this.holds[row]) return;
+      const lang = this.langs[row]!;
+      lengths[0] = this.lengths[3 * row]!;
+      lengths[1] = this.lengths[3 * row + 1]!;
+      lengths[2] = this.lengths[3 * row + 2]!;
+      const base = row * this.width;
+      for (let i = 0; i < n; i++) {
+        const t = this.counts[base + 3 * i]!;
+        const h = this.counts[base + 3 * i + 1]!;
+        const b = this.counts[base + 3 * i + 2]!;
+        if (t + h + b > 0) scorer.add(i, slot, id, lang, lengths, t, h, b);
+      }
+    });
+    return scorer;
+  }
+}
+
+/**
+ * Reads `tsvector` text output (`'term':1A,2 'it''s':3B`; quotes and backslashes doubled) into
+ * each term's positions with their weight letter ('D' when none is shown).
+ */
+export function parseVector(
+  text: string,
+  visit: (term: string, position: number, weight: string) => void,
+): void {
+  let i = 0;
+  const n = text.length;
+  const slashes = text.includes('\\');
+  while (i < n) {
+    if (text.charCodeAt(i) !== 39) {
+      i++;
+      continue;
+    }
+    i++;
+    // The common case: no doubled quote or backslash up to the closing quote.
+    const end = slashes ? -1 : text.indexOf("'", i);
+    let term: string;
+    if (end >= 0 && text.charCodeAt(end + 1) !== 39) {
+      term = text.slice(i, end);
+      i = end + 1;
+    } else {
+      term = '';
+      for (;;) {
+        const ch = text[i];
+        if (ch === undefined) break;
+        if (ch === "'") {
+          if (text[i + 1] === "'") {
+            term += "'";
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        if (ch === '\\') {
+          term += text[i + 1] ?? '';
+          i += 2;
+          continue;
+        }
+        term += ch;
+        i++;
+      }
+    }
+    if (text.charCodeAt(i) !== 58) continue;
+    i++;
+    for (;;) {
+      let p = 0;
+      let c = text.charCodeAt(i);
+      while (c >= 48 && c <= 57) {
+        p = p * 10 + c - 48;
+        c = text.charCodeAt(++i);
+      }
+      let weight = 'D';
+      if (c >= 65 && c <= 68) {
+        weight = text[i]!;
+        c = text.charCodeAt(++i);
+      }
+      visit(term, p, weight);
+      if (c !== 44) break;
+      i++;
+    }
+  }
+}
