@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import { formatBytes, type LinesContext } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
+import { globList, workspaceField } from '../lib/fields.js';
 import { checkStart } from '../lib/folder.js';
 import { compileGlobs } from '../lib/glob.js';
 import { MAX_DISPLAY_CHARS } from '../lib/output.js';
@@ -108,15 +109,9 @@ async function* walkFromLong(
 export function listFilesTool(ctx: LinesContext) {
   const { limits } = ctx;
   const ids = ctx.workspaces.ids;
-  const globList = (text: string) =>
-    z.array(z.string().min(1).max(1000)).max(100).optional().describe(text);
 
   const inputSchema = z.object({
-    workspace: z
-      .string()
-      .max(64, 'an id is at most 64 characters')
-      .min(1)
-      .describe(`Workspace id; one of: ${ids.join(', ')}.`),
+    workspace: workspaceField(ids),
     path: z.string().max(4096).optional().describe('Folder; default the workspace root.'),
     include: globList('Globs to keep, e.g. ["*.ts"]; without / they match at any depth.'),
     exclude: globList('Globs to skip, e.g. ["node_modules"].'),

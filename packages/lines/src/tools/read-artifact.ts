@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { defineTool, isToolError, openInRoot, READ_ONLY, ToolError } from '@lectern/core';
 import { z } from 'zod';
 import { formatBytes, type LinesContext } from '../lib/context.js';
+import { workspaceField } from '../lib/fields.js';
 import { Lru } from '../lib/lru.js';
 import { SNIFF_BYTES, sniffMediaType } from '../lib/media-type.js';
 import { SOURCE_TRUST } from '../lib/output.js';
@@ -27,11 +28,7 @@ export function readArtifactTool(ctx: LinesContext) {
   const fileCap = formatBytes(limits.maxArtifactFileBytes);
 
   const inputSchema = z.object({
-    workspace: z
-      .string()
-      .max(64, 'an id is at most 64 characters')
-      .min(1)
-      .describe(`Workspace id; one of: ${ids.join(', ')}.`),
+    workspace: workspaceField(ids),
     path: z.string().min(1).max(4096).describe('Path in the workspace.'),
     offset: z
       .number()

@@ -1,6 +1,7 @@
 import { defineTool, READ_ONLY } from '@lectern/core';
 import { z } from 'zod';
 import { formatBytes, type LinesContext } from '../lib/context.js';
+import { workspaceField } from '../lib/fields.js';
 import { readLinesWith } from '../lib/read-lines.js';
 
 /** Builds the `read_text` tool: a window of numbered lines of one text file. */
@@ -11,11 +12,7 @@ export function readTextTool(ctx: LinesContext) {
   const textCap = formatBytes(limits.maxTextBytes);
 
   const inputSchema = z.object({
-    workspace: z
-      .string()
-      .max(64, 'an id is at most 64 characters')
-      .min(1)
-      .describe(`Workspace id; one of: ${ids.join(', ')}.`),
+    workspace: workspaceField(ids),
     path: z.string().min(1).max(4096).describe('Path as list_files or search_text give it.'),
     start_line: z
       .number()

@@ -2,6 +2,7 @@ import { defineTool, escapeForDisplay, READ_ONLY, ToolError } from '@lectern/cor
 import { z } from 'zod';
 import { formatBytes, type LinesContext } from '../lib/context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../lib/cursor.js';
+import { globList, workspaceField } from '../lib/fields.js';
 import { checkStart } from '../lib/folder.js';
 import { compileGlobs } from '../lib/glob.js';
 import type { FileMatches, LineMatch } from '../lib/match.js';
@@ -32,15 +33,9 @@ const isPosition = (v: unknown): v is Position =>
 export function searchTextTool(ctx: LinesContext) {
   const { limits } = ctx;
   const ids = ctx.workspaces.ids;
-  const globList = (text: string) =>
-    z.array(z.string().min(1).max(1000)).max(100).optional().describe(text);
 
   const inputSchema = z.object({
-    workspace: z
-      .string()
-      .max(64, 'an id is at most 64 characters')
-      .min(1)
-      .describe(`Workspace id; one of: ${ids.join(', ')}.`),
+    workspace: workspaceField(ids),
     query: z.string().min(1).max(1000).describe('Text, or a JavaScript regex if regex; one line.'),
     regex: z.boolean().optional().describe('query is a regex; default false.'),
     case_sensitive: z.boolean().optional().describe('Match letter case exactly.'),

@@ -187,3 +187,11 @@ export async function spelled<T>(names: SurfaceNames, run: () => Promise<T>): Pr
     throw renderError(error, names);
   }
 }
+
+/** The error a reindex gives after waiting `busyTimeoutMs` for another process's reindex. */
+export function indexBusy(busyTimeoutMs: number): MemoryError {
+  return new MemoryError(
+    'INDEX_BUSY',
+    `another process has been updating the memory index for over ${Math.round(busyTimeoutMs / 1000)} s; try again when it finishes.`,
+  );
+}

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ToolError } from '@lectern/core';
 import type * as Pg from 'pg';
-import { MemoryError } from '../../lib/errors.js';
+import { indexBusy, MemoryError } from '../../lib/errors.js';
 import { RAW_BUDGET_MS, rawTooSlow } from '../../lib/raw-guard.js';
 import {
   type BackendContext,
@@ -318,10 +318,7 @@ class PostgresBackend implements MemoryBackend {
       ]);
       if (r.rows[0]?.ok) return;
       if (Date.now() >= deadline) {
-        throw new MemoryError(
-          'INDEX_BUSY',
-          `another process has been updating the memory index for over ${Math.round(options.busyTimeoutMs / 1000)} s; try again when it finishes.`,
-        );
+        throw indexBusy(options.busyTimeoutMs);
       }
       if (options.signal?.aborted) throw cancelled();
       await sleep(wait);

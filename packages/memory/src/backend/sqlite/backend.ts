@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { ToolError } from '@lectern/core';
 import type Database from 'better-sqlite3';
-import { MemoryError } from '../../lib/errors.js';
+import { indexBusy, MemoryError } from '../../lib/errors.js';
 import type { Language } from '../../lib/language.js';
 import { mayBeCostly, timeRawQuery } from '../../lib/raw-guard.js';
 import { hitFromRow } from '../hit.js';
@@ -285,10 +285,7 @@ class SqliteBackend implements MemoryBackend {
           throw this.mapDbError(error);
         }
         if (Date.now() >= deadline) {
-          throw new MemoryError(
-            'INDEX_BUSY',
-            `another process has been updating the memory index for over ${Math.round(options.busyTimeoutMs / 1000)} s; try again when it finishes.`,
-          );
+          throw indexBusy(options.busyTimeoutMs);
         }
         if (options.signal?.aborted) throw cancelled();
         await sleep(wait);
