@@ -1,7 +1,5 @@
-import { isUtf8 } from 'node:buffer';
 import type { Dirent, Stats } from 'node:fs';
 import {
-  escapeInvalidUtf8,
   isToolError,
   type OpenedDir,
   openDirInRootSync,
@@ -9,6 +7,8 @@ import {
   readFileInRoot,
   STATE_DIR_NAME,
   ToolError,
+  type UnnamedEntries,
+  unnamedEntries,
 } from '@lectern/core';
 import ignore, { type Ignore } from 'ignore';
 import type { PathMatcher } from './glob.js';
@@ -65,36 +65,8 @@ export interface WalkEvent {
 
 export { escapeInvalidUtf8 } from '@lectern/core';
 
-/**
- * The entries of a listing whose names are not valid UTF-8: their lossy decoded names (to drop
- * from the listing) and their names with invalid bytes escaped, with whether each is a folder.
- */
-function unnamedEntries(
-  held: OpenedDir,
-  entries: readonly Dirent[],
-): { lossy: Set<string>; shown: Array<{ name: string; isDir: boolean }> } {
-  const lossy = new Set<string>();
-  const shown: Array<{ name: string; isDir: boolean }> = [];
-  if (!entries.some((e) => e.name.includes('\uFFFD'))) return { lossy, shown };
-  let raw: Buffer[];
-  try {
-    raw = held.listRaw();
-  } catch {
-    return { lossy, shown };
-  }
-  const byName = new Map(entries.map((e) => [e.name, e]));
-  for (const bytes of raw) {
-    if (isUtf8(bytes)) continue;
-    const decoded = bytes.toString('utf8');
-    lossy.add(decoded);
-    shown.push({
-      name: escapeInvalidUtf8(bytes),
-      isDir: byName.get(decoded)?.isDirectory() ?? false,
-    });
-  }
-  shown.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { lossy, shown };
-}
+/** The usual listing: every name valid UTF-8. */
+const NO_UNNAMED: UnnamedEntries = { lossy: new Set(), shown: [] };
 
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
@@ -212,13 +184,14 @@ async function* walkFolder(
     throw error;
   }
   entries.sort(byName);
-  const unnamed = unnamedEntries(held, entries);
+  const unnamed = unnamedEntries(held, entries, { keepLinks: true }) ?? NO_UNNAMED;
   // Entries whose names are not valid UTF-8 take their place in walk order by escaped name.
   const items: Array<{ name: string; entry?: Dirent; isDir?: boolean }> = [];
   if (unnamed.lossy.size > 0) entries = entries.filter((e) => !unnamed.lossy.has(e.name));
   for (const entry of entries) items.push({ name: entry.name, entry });
   if (unnamed.shown.length > 0) {
-    items.push(...unnamed.shown);
+    // (without their Dirent: an item with none is one that cannot be named)
+    for (const { name, isDir } of unnamed.shown) items.push({ name, isDir });
     items.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   }
   if (options.gitignore && entries.some((e) => e.name === '.gitignore' && e.isFile())) {

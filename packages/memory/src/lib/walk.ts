@@ -1,11 +1,10 @@
-import { isUtf8 } from 'node:buffer';
 import { type Dirent, lstatSync, type Stats } from 'node:fs';
 import {
-  escapeInvalidUtf8,
   isToolError,
   type OpenedDir,
   openDirInRootSync,
   type Root,
+  unnamedEntries,
 } from '@lectern/core';
 import picomatch from 'picomatch';
 import type { StatWorker } from './stat-worker.js';
@@ -140,7 +139,7 @@ export function listFolder(
     special: 0,
     unnamed: [],
   };
-  const lossy = unnamedEntries(source, dir, entries, listed);
+  const lossy = recordUnnamed(source, dir, entries, listed);
   for (const entry of entries) {
     const name = entry.name;
     if (name.startsWith('.')) continue;
@@ -176,30 +175,18 @@ export function listFolder(
  * `listed.unnamed`, and returns their decoded names, to leave out of the listing. Undefined
  * when every name is valid (the common case costs one scan for U+FFFD).
  */
-function unnamedEntries(
+function recordUnnamed(
   source: ResolvedSource,
   dir: OpenedDir,
   entries: readonly Dirent[],
   listed: ListedFolder,
 ): Set<string> | undefined {
-  if (!entries.some((e) => e.name.includes('\uFFFD'))) return undefined;
-  let raw: Buffer[];
-  try {
-    raw = dir.listRaw();
-  } catch {
-    return undefined;
-  }
-  const byName = new Map(entries.map((e) => [e.name, e]));
-  const lossy = new Set<string>();
+  const found = unnamedEntries(dir, entries, { keepLinks: true });
+  if (!found) return undefined;
   const rel = dir.relativePath;
-  for (const bytes of raw) {
-    if (isUtf8(bytes)) continue;
-    const decoded = bytes.toString('utf8');
-    lossy.add(decoded);
-    const shown = escapeInvalidUtf8(bytes);
+  for (const { name: shown, entry } of found.shown) {
     if (shown.startsWith('.')) continue; // hidden, as any name starting with a dot
     const childRel = rel === '' ? shown : `${rel}/${shown}`;
-    const entry = byName.get(decoded);
     const kind = entry ? direntKind(entry) : 'unknown';
     if (kind === 'link') listed.links++;
     else if (kind === 'special') listed.special++;
@@ -208,7 +195,7 @@ function unnamedEntries(
     } else if (source.matches(childRel)) listed.unnamed.push(childRel);
   }
   listed.unnamed.sort();
-  return lossy;
+  return found.lossy;
 }
 
 /** A listed folder whose files are to be stat'ed, with the identity of the folder held. */
