@@ -12,6 +12,22 @@ export function statements(n: Names) {
     LEFT JOIN unnest($${originsParam}::text[], $${originsParam + 1}::text[]) AS o (source, origin)
       ON o.source = ${f}.source
     LEFT JOIN ${s}.seen z ON z.file_id = ${f}.id AND z.origin = o.origin`;
+  /** Moves the totals in `stats` by the rows of the CTE `rows` (`+` when added, `-` when gone). */
+  const statsBy = (sign: '+' | '-', rows: string) =>
+    `UPDATE ${s}.stats SET docs = docs ${sign} (SELECT count(*) FROM ${rows}),
+        title = title ${sign} (SELECT coalesce(sum(title_len), 0) FROM ${rows}),
+        headings = headings ${sign} (SELECT coalesce(sum(headings_len), 0) FROM ${rows}),
+        body = body ${sign} (SELECT coalesce(sum(body_len), 0) FROM ${rows})`;
+  /** Deletes the chunks `where` selects, keeping `term_df` and `stats` in step. */
+  const deleteChunks = (where: string) => `WITH gone AS (
+        DELETE FROM ${s}.chunks WHERE ${where}
+        RETURNING terms, title_len, headings_len, body_len
+      ), dec AS (
+        SELECT t, count(*) AS n FROM gone, unnest(tsvector_to_array(gone.terms)) t GROUP BY t
+      ), df AS (
+        UPDATE ${s}.term_df d SET df = d.df - dec.n FROM dec WHERE d.term = dec.t
+      )
+      ${statsBy('-', 'gone')}`;
   return {
     getMeta: `SELECT value FROM ${s}.meta WHERE key = $1`,
     metaAll: `SELECT key, value FROM ${s}.meta`,
@@ -65,19 +81,7 @@ export function statements(n: Names) {
         ino = excluded.ino, racy = excluded.racy, at = now()`,
     deleteSeenOf: `DELETE FROM ${s}.seen WHERE file_id = ANY($1::bigint[])`,
     pruneSeen: `DELETE FROM ${s}.seen WHERE at < now() - interval '30 days'`,
-    /** Deletes chunks, keeping `term_df` and `stats` in step. */
-    deleteChunksOf: `WITH gone AS (
-        DELETE FROM ${s}.chunks WHERE file_id = ANY($1::bigint[])
-        RETURNING terms, title_len, headings_len, body_len
-      ), dec AS (
-        SELECT t, count(*) AS n FROM gone, unnest(tsvector_to_array(gone.terms)) t GROUP BY t
-      ), df AS (
-        UPDATE ${s}.term_df d SET df = d.df - dec.n FROM dec WHERE d.term = dec.t
-      )
-      UPDATE ${s}.stats SET docs = docs - (SELECT count(*) FROM gone),
-        title = title - (SELECT coalesce(sum(title_len), 0) FROM gone),
-        headings = headings - (SELECT coalesce(sum(headings_len), 0) FROM gone),
-        body = body - (SELECT coalesce(sum(body_len), 0) FROM gone)`,
+    deleteChunksOf: deleteChunks('file_id = ANY($1::bigint[])'),
     deleteFiles: `DELETE FROM ${s}.files WHERE id = ANY($1::bigint[])`,
     /**
      * Chunks with their analysed terms (a `tsvector` built by the writer: A title, B heading
@@ -95,23 +99,9 @@ export function statements(n: Names) {
         SELECT t, count(*) FROM ins, unnest(tsvector_to_array(ins.terms)) t GROUP BY t
         ON CONFLICT (term) DO UPDATE SET df = ${s}.term_df.df + excluded.df
       )
-      UPDATE ${s}.stats SET docs = docs + (SELECT count(*) FROM ins),
-        title = title + (SELECT coalesce(sum(title_len), 0) FROM ins),
-        headings = headings + (SELECT coalesce(sum(headings_len), 0) FROM ins),
-        body = body + (SELECT coalesce(sum(body_len), 0) FROM ins)`,
+      ${statsBy('+', 'ins')}`,
 
-    chunksOfSource: `WITH gone AS (
-        DELETE FROM ${s}.chunks WHERE file_id IN (SELECT id FROM ${s}.files WHERE source = $1)
-        RETURNING terms, title_len, headings_len, body_len
-      ), dec AS (
-        SELECT t, count(*) AS n FROM gone, unnest(tsvector_to_array(gone.terms)) t GROUP BY t
-      ), df AS (
-        UPDATE ${s}.term_df d SET df = d.df - dec.n FROM dec WHERE d.term = dec.t
-      )
-      UPDATE ${s}.stats SET docs = docs - (SELECT count(*) FROM gone),
-        title = title - (SELECT coalesce(sum(title_len), 0) FROM gone),
-        headings = headings - (SELECT coalesce(sum(headings_len), 0) FROM gone),
-        body = body - (SELECT coalesce(sum(body_len), 0) FROM gone)`,
+    chunksOfSource: deleteChunks(`file_id IN (SELECT id FROM ${s}.files WHERE source = $1)`),
     filesOfSource: `DELETE FROM ${s}.files WHERE source = $1 RETURNING id`,
     clear: [
       `DELETE FROM ${s}.chunks`,
