@@ -23,6 +23,12 @@ export const CHAMPION_MIN_DF = 1000;
 /** Chunks a champion list keeps. */
 export const CHAMPION_SIZE = 400;
 
+/**
+ * @internal The thresholds every builder and search reads (tests set small ones so a small
+ * index has listed terms; restore them after).
+ */
+export const championTuning = { minDf: CHAMPION_MIN_DF, size: CHAMPION_SIZE };
+
 /** Field lengths a list's order was computed with: average title, headings and body length. */
 export type Averages = readonly [number, number, number];
 
@@ -50,9 +56,9 @@ export interface ChampionLists {
 
 /** Tuning of a {@link ChampionBuilder} (tests build lists on small indexes). */
 export interface ChampionOptions {
-  /** Terms in more chunks than this get a list; default {@link CHAMPION_MIN_DF}. */
+  /** Terms in more chunks than this get a list; default `championTuning.minDf`. */
   minDf?: number;
-  /** Chunks per list; default {@link CHAMPION_SIZE}. */
+  /** Chunks per list; default `championTuning.size`. */
   size?: number;
 }
 
@@ -169,8 +175,8 @@ export class ChampionBuilder {
   private readonly totals = [0, 0, 0];
 
   constructor(options: ChampionOptions = {}) {
-    this.minDf = options.minDf ?? CHAMPION_MIN_DF;
-    this.size = options.size ?? CHAMPION_SIZE;
+    this.minDf = options.minDf ?? championTuning.minDf;
+    this.size = options.size ?? championTuning.size;
   }
 
   /** Adds one written chunk. */
