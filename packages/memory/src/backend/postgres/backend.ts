@@ -408,9 +408,9 @@ class PostgresBackend implements MemoryBackend {
     return this.origins.get(source) ?? `${hostname()}:?`;
   }
 
-  /** The chunk and file tables, as ANALYZE and VACUUM name them. */
+  /** The chunk, file and champion-list tables, as ANALYZE and VACUUM name them. */
   private get tables(): string {
-    return `${this.n.s}.chunks, ${this.n.s}.files`;
+    return `${this.n.s}.chunks, ${this.n.s}.files, ${this.n.s}.champions`;
   }
 
   /** Background upkeep started by a reindex (see {@link vacuumSoon}); `close` waits for it. */

@@ -1,5 +1,7 @@
+import { unpackCounts } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
 import { type IndexStats, type QueryPlan, Scorer } from '../../lib/rank.js';
+import type { ChampionRows } from './champion-search.js';
 
 /**
  * The candidate chunks of one PostgreSQL search, kept compact: a search of a common word reads
@@ -16,8 +18,12 @@ export class Candidates {
   /** Per candidate: whether it holds any term of its language's clauses. */
   private readonly holds: boolean[] = [];
   private readonly width: number;
-  /** Per language: which word and prefix clauses each term counts for. */
+  /** Per language: which word and prefix clauses each term counts for (from the vector). */
   private readonly counted = new Map<Language, Map<string, number[]>>();
+  /** The same for listed terms, which count from their lists' rows only. */
+  private readonly listCounted = new Map<Language, Map<string, number[]>>();
+  /** Chunk ids added. */
+  private readonly seen = new Set<number>();
   /** The phrase clauses, in plan order: PostgreSQL says in which fields each occurs. */
   readonly phrases: number[] = [];
   /** The languages the plan has clauses for. */
@@ -47,17 +53,21 @@ export class Candidates {
     if (clauses) for (const c of clauses) this.counts[this.rowBase + 3 * c + field]! += 1;
   };
 
-  constructor(private readonly plan: QueryPlan) {
+  constructor(
+    private readonly plan: QueryPlan,
+    private readonly champions?: ChampionRows,
+  ) {
     this.width = plan.clauses.length * 3;
     plan.clauses.forEach((clause, i) => {
       if (clause.kind === 'phrase') this.phrases.push(i);
       for (const [lang, list] of clause.terms) {
         this.languages.add(lang);
         if (clause.kind === 'phrase') continue;
-        const map = this.counted.get(lang) ?? new Map<string, number[]>();
-        this.counted.set(lang, map);
         // A word counts its stem in the chunk's language; a prefix each term it stands for.
         for (const t of clause.kind === 'prefix' ? list : list.slice(0, 1)) {
+          const by = champions?.listed.has(t) ? this.listCounted : this.counted;
+          const map = by.get(lang) ?? new Map<string, number[]>();
+          by.set(lang, map);
           const at = map.get(t) ?? [];
           if (!at.includes(i)) at.push(i);
           map.set(t, at);
@@ -68,6 +78,11 @@ export class Candidates {
 
   get size(): number {
     return this.ids.length;
+  }
+
+  /** Whether a chunk was added already. */
+  has(id: number): boolean {
+    return this.seen.has(id);
   }
 
   /**
@@ -89,6 +104,7 @@ export class Candidates {
   ): void {
     const row = this.ids.length;
     this.ids.push(id);
+    this.seen.add(id);
     this.langs.push(lang);
     this.lengths.push(title, headings, body);
     const base = row * this.width;
@@ -97,10 +113,24 @@ export class Candidates {
     const holds = this.languages.has(lang);
     this.holds.push(holds);
     if (!holds) return;
+    const champions = this.champions;
     this.phrases.forEach((clause, k) => {
-      const fields = phrases[k] ?? 0;
+      let fields = phrases[k] ?? 0;
+      if (champions) fields = champions.phraseFields(clause, lang, id, fields);
       for (let f = 0; f < 3; f++) this.counts[base + 3 * clause + f] = (fields >> f) & 1;
     });
+    const rows = champions?.rowsOf(id);
+    const listed = rows && this.listCounted.get(lang);
+    if (listed) {
+      for (let r = 0; r < rows.length; r += 2) {
+        const clauses = listed.get(rows[r] as string);
+        if (!clauses) continue;
+        const c = unpackCounts(rows[r + 1] as number);
+        for (const i of clauses) {
+          for (let f = 0; f < 3; f++) this.counts[base + 3 * i + f]! += c[f]!;
+        }
+      }
+    }
     const counted = this.counted.get(lang);
     if (!counted || q === '') return;
     this.abTerm.length = 0;

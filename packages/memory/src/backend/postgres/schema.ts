@@ -162,11 +162,28 @@ function migrations(n: Names, unaccent: string): string[][] {
       )`,
       `INSERT INTO ${s}.stats VALUES (true, 0, 0, 0, 0)`,
     ],
+    [
+      // Champion lists (lib/champions.ts): for each term in very many chunks, the chunks where
+      // it weighs most with its counts there (packCounts); a term is listed iff it has rows.
+      // `champion_terms` keeps each list's floor (admission of new chunks between rebuilds);
+      // the averages the lists were ordered with are the meta row `champion_averages`.
+      `CREATE TABLE ${s}.champions (
+        term text COLLATE "C" NOT NULL, chunk_id bigint NOT NULL, counts bigint NOT NULL,
+        PRIMARY KEY (term, chunk_id)
+      )`,
+      `CREATE INDEX champions_chunk ON ${s}.champions (chunk_id)`,
+      `CREATE TABLE ${s}.champion_terms (term text COLLATE "C" PRIMARY KEY, floor float8 NOT NULL)`,
+      // A phrase of listed words is looked for in every chunk's title and heading path: their
+      // entries alone (weights A and B) are small, and this index finds them without reading
+      // the chunks of its (very common) words.
+      `CREATE INDEX chunks_ab ON ${s}.chunks USING gin (ts_filter(terms, '{a,b}'))`,
+      // Lists are made by a full reindex: until the next one, nothing is listed.
+    ],
   ];
 }
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Advisory lock keys (two-int form): one namespace for Lectern, the schema's hash as the key. */
 export const LOCK_CLASS = 0x4c45;

@@ -21,6 +21,7 @@ import {
   type SearchRequest,
 } from '../types.js';
 import { Candidates } from './candidates.js';
+import { ChampionRows, operand } from './champion-search.js';
 import { rawToTsquery } from './raw.js';
 import type { Names } from './schema.js';
 import type { Statements } from './sql.js';
@@ -48,11 +49,6 @@ const FIRST_LOOKUP_CHUNKS = 1000;
  * `Infinity` to read every clause's chunks at once, as a search without pruning would).
  */
 export const searchTuning = { firstLookupChunks: FIRST_LOOKUP_CHUNKS };
-
-/** A `tsquery` operand: the term quoted. */
-function operand(term: string): string {
-  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
 
 /**
  * The PostgreSQL backend's search: the same ranking as every backend (`lib/rank.ts`), fed from
@@ -161,7 +157,8 @@ export class PgSearch {
     if (match !== 'raw') expression = plan.expression;
 
     const need = request.offset + request.limit + 1;
-    const scorer = await this.score(run, plan, stats, files, within, need);
+    const champions = await ChampionRows.load(run, this.sql.champions, plan, df);
+    const scorer = await this.score(run, plan, stats, files, within, need, champions);
     const rows = scorer.top(need);
     if (match !== 'raw') {
       const top = rows[0];
@@ -218,13 +215,17 @@ export class PgSearch {
     files: readonly number[] | undefined,
     within: readonly number[] | undefined,
     need: number,
+    champions: ChampionRows,
   ): Promise<Scorer> {
+    // Listed terms count from their lists only: no chunk's vector is read for them.
     const terms = new Set<string>();
     for (const c of plan.clauses) {
       if (c.kind === 'phrase') continue;
-      for (const list of c.terms.values()) for (const t of list) terms.add(t);
+      for (const list of c.terms.values()) {
+        for (const t of list) if (!champions.listed.has(t)) terms.add(t);
+      }
     }
-    const chunks = new Candidates(plan);
+    const chunks = new Candidates(plan, champions);
     const phrases = chunks.phrases.map((i) => phraseFields(plan.clauses[i]!));
     const look = (where: string[], values: unknown[]) =>
       this.fetch(run, [...terms], phrases, where, values, files, chunks);
@@ -233,31 +234,47 @@ export class PgSearch {
       return chunks.score(stats, within);
     }
     if (plan.clauses.length === 0) return new Scorer(plan, stats, 0);
-    // Rarest first (highest ceiling); the first look-up takes clauses while their chunks are few.
+    // The lists' chunks first (a few hundred a listed term), with the phrases of listed words
+    // found in titles and heading paths (the chunks_ab index).
+    const seed = champions.seed();
+    if (seed.titles !== undefined) {
+      await look(
+        [`(c.id = ANY($2::bigint[]) OR ts_filter(c.terms, '{a,b}') @@ $3::tsquery)`],
+        [seed.ids, seed.titles],
+      );
+    } else if (seed.ids.length > 0) {
+      await look(['c.id = ANY($2::bigint[])'], [seed.ids]);
+    }
+    // Rarest first (highest ceiling); the first look-up takes clauses while their chunks are
+    // few (a clause the lists answer in full costs none: it is looked up already).
     const order = plan.clauses
       .map((_, i) => i)
       .sort((a, b) => clauseCeiling(plan.clauses[b]!) - clauseCeiling(plan.clauses[a]!) || a - b);
-    const first: number[] = [];
+    const first: number[] = order.filter((i) => champions.handles(i));
     let expected = 0;
     for (const i of order) {
+      if (champions.handles(i)) continue;
       const df = plan.clauses[i]!.df;
       if (first.length > 0 && expected + df > searchTuning.firstLookupChunks) break;
       first.push(i);
       expected += df;
     }
     const query = (list: readonly number[]) =>
-      [...new Set(list.flatMap((i) => clauseQuery(plan.clauses[i]!)))].join(' | ');
-    await look(['c.terms @@ $2::tsquery'], [query(first)]);
+      [...new Set(list.flatMap((i) => champions.query(plan.clauses[i]!)))].join(' | ');
+    const firstQuery = query(first);
+    if (firstQuery !== '') await look(['c.terms @@ $2::tsquery'], [firstQuery]);
     const pending = order.filter((i) => !first.includes(i));
     if (pending.length > 0) {
       const best = chunks.score(stats, undefined).top(need);
       const threshold = best.length >= need ? best[need - 1]!.score : 0;
-      const rest = clausesStillNeeded(plan, pending, threshold);
-      if (rest.length > 0) {
+      const rest = query(clausesStillNeeded(plan, pending, threshold));
+      if (rest !== '' && firstQuery !== '') {
         await look(
           ['c.terms @@ $2::tsquery', 'NOT (c.terms @@ $3::tsquery)'],
-          [query(rest), query(first)],
+          [rest, firstQuery],
         );
+      } else if (rest !== '') {
+        await look(['c.terms @@ $2::tsquery'], [rest]);
       }
     }
     return chunks.score(stats, undefined);
@@ -319,6 +336,8 @@ export class PgSearch {
         ab: string;
       } & Record<string, unknown>
     >) {
+      // A chunk of a list may be found again by a later look-up: it is in already.
+      if (chunks.has(Number(row.id))) continue;
       chunks.add(
         Number(row.id),
         row.lang as Language,
@@ -350,26 +369,4 @@ function phraseFields(c: PlannedClause): PhraseFields {
       list.map((t) => `${operand(t)}:${w}`).join(' <-> '),
     ) as [string, string, string],
   }));
-}
-
-/**
- * The `tsquery` alternatives that find a clause's chunks: a phrase's words in order; a
- * prefix as a prefix operand (`'zelt':*`), not as its up to 64 terms ORed: PostgreSQL
- * estimates the former well and checks it in one search of a vector, while the latter was
- * estimated at ~270 chunks a term, so a scan checked 64 terms in every chunk (bench: 1.9 s
- * against 16 ms for 'prin*'). Chunks holding only terms past the 64 are fetched and score 0.
- */
-function clauseQuery(c: PlannedClause): string[] {
-  if (c.kind === 'prefix') {
-    const any = [...c.terms.values()].some((list) => list.length > 0);
-    return any ? [`${operand(c.surface[0]!)}:*`] : [];
-  }
-  if (c.kind === 'phrase') {
-    const out = new Set<string>();
-    for (const list of c.terms.values()) out.add(`(${list.map(operand).join(' <-> ')})`);
-    return [...out];
-  }
-  const out = new Set<string>();
-  for (const list of c.terms.values()) for (const t of list) out.add(operand(t));
-  return [...out];
 }

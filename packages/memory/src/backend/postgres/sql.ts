@@ -1,3 +1,4 @@
+import { championStatements } from './champions.js';
 import type { Names } from './schema.js';
 
 /** The statements of the PostgreSQL backend that do not depend on a query, for one schema. */
@@ -18,10 +19,12 @@ export function statements(n: Names) {
         title = title ${sign} (SELECT coalesce(sum(title_len), 0) FROM ${rows}),
         headings = headings ${sign} (SELECT coalesce(sum(headings_len), 0) FROM ${rows}),
         body = body ${sign} (SELECT coalesce(sum(body_len), 0) FROM ${rows})`;
-  /** Deletes the chunks `where` selects, keeping `term_df` and `stats` in step. */
+  /** Deletes the chunks `where` selects, keeping `term_df`, `stats` and the lists in step. */
   const deleteChunks = (where: string) => `WITH gone AS (
         DELETE FROM ${s}.chunks WHERE ${where}
-        RETURNING terms, title_len, headings_len, body_len
+        RETURNING id, terms, title_len, headings_len, body_len
+      ), listed AS (
+        DELETE FROM ${s}.champions WHERE chunk_id IN (SELECT id FROM gone)
       ), dec AS (
         SELECT t, count(*) AS n FROM gone, unnest(tsvector_to_array(gone.terms)) t GROUP BY t
       ), df AS (
@@ -29,6 +32,7 @@ export function statements(n: Names) {
       )
       ${statsBy('-', 'gone')}`;
   return {
+    champions: championStatements(n),
     getMeta: `SELECT value FROM ${s}.meta WHERE key = $1`,
     metaAll: `SELECT key, value FROM ${s}.meta`,
     setMeta: `INSERT INTO ${s}.meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -58,6 +62,9 @@ export function statements(n: Names) {
     chunksPerSource: `SELECT source, sum(chunks)::bigint AS n FROM ${s}.files GROUP BY source`,
     countChunks: `SELECT count(*)::bigint AS n FROM ${s}.chunks`,
     nextIds: `SELECT nextval('${s}.files_id_seq') AS id FROM generate_series(1, $1)`,
+    /** Chunk ids for $1 chunks: the writer numbers chunks itself (the lists need their ids). */
+    nextChunkIds: `SELECT nextval(q.seq) AS id
+      FROM (SELECT pg_get_serial_sequence('${s}.chunks', 'id') AS seq) q, generate_series(1, $1)`,
 
     insertFiles: `INSERT INTO ${s}.files (id, source, path, size, mtime, ino, sha256, indexed_at, racy, lang, chunks, origin)
       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::float8[], $6::float8[],
@@ -90,9 +97,9 @@ export function statements(n: Names) {
      */
     insertChunks: `WITH ins AS (
         INSERT INTO ${s}.chunks (file_id, start_line, end_line, start_byte, end_byte, heading_path, lang,
-          title_len, headings_len, body_len, terms)
+          title_len, headings_len, body_len, terms, id)
         SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::bigint[], $5::bigint[], $6::text[],
-          $7::text[], $8::int[], $9::int[], $10::int[], $11::tsvector[])
+          $7::text[], $8::int[], $9::int[], $10::int[], $11::tsvector[], $12::bigint[])
         RETURNING terms, title_len, headings_len, body_len
       ), df AS (
         INSERT INTO ${s}.term_df (term, df)
@@ -104,6 +111,8 @@ export function statements(n: Names) {
     chunksOfSource: deleteChunks(`file_id IN (SELECT id FROM ${s}.files WHERE source = $1)`),
     filesOfSource: `DELETE FROM ${s}.files WHERE source = $1 RETURNING id`,
     clear: [
+      `DELETE FROM ${s}.champions`,
+      `DELETE FROM ${s}.champion_terms`,
       `DELETE FROM ${s}.chunks`,
       `DELETE FROM ${s}.term_df`,
       `UPDATE ${s}.stats SET docs = 0, title = 0, headings = 0, body = 0`,

@@ -9,6 +9,7 @@ import type {
   StoredFile,
   StoredProblem,
 } from '../types.js';
+import { ChampionWriter } from './champions.js';
 import type { Statements } from './sql.js';
 import { chunkVector } from './text.js';
 
@@ -137,7 +138,15 @@ export class PgWriter implements IndexWriter {
     readonly generation: string,
   ) {
     this.sql = backend.statements;
+    this.champions = new ChampionWriter(
+      (text, values) => this.q(text, values),
+      this.sql.champions,
+      meta,
+    );
   }
+
+  /** The champion lists kept in step with the chunks written. */
+  private readonly champions: ChampionWriter;
 
   committed(): void {
     for (const apply of this.log) apply(this.cache);
@@ -336,9 +345,11 @@ export class PgWriter implements IndexWriter {
   private async insertChunks(
     list: ReadonlyArray<{ id: number; file: FileRecord; chunks: readonly ChunkRecord[] }>,
   ): Promise<void> {
-    const cols: unknown[][] = [[], [], [], [], [], [], [], [], [], [], []];
+    const cols: unknown[][] = [[], [], [], [], [], [], [], [], [], [], [], []];
+    const fields: Array<ChunkRecord['fields']> = [];
     for (const o of list) {
       for (const ch of o.chunks) {
+        fields.push(ch.fields);
         cols[0]!.push(o.id);
         cols[1]!.push(ch.startLine);
         cols[2]!.push(ch.endLine);
@@ -352,7 +363,13 @@ export class PgWriter implements IndexWriter {
         cols[10]!.push(chunkVector(ch.fields));
       }
     }
-    if (cols[0]!.length > 0) await this.q(this.sql.insertChunks, cols);
+    if (fields.length === 0) return;
+    const ids = (await this.q(this.sql.nextChunkIds, [fields.length])).rows.map((r) =>
+      Number(r.id),
+    );
+    cols[11] = ids;
+    await this.q(this.sql.insertChunks, cols);
+    await this.champions.written(ids, fields);
   }
 
   // ------------------------------------------------------------ IndexWriter
@@ -413,6 +430,7 @@ export class PgWriter implements IndexWriter {
   async clear(): Promise<void> {
     await this.flush();
     for (const statement of this.sql.clear) await this.q(statement);
+    this.champions.clear();
     this.problemKeys = new Set();
     this.cleared = true;
     this.deleted += Number(this.meta.get('chunk_count') ?? 0);
@@ -548,6 +566,8 @@ export class PgWriter implements IndexWriter {
       ['chunk_count', String(chunks)],
       ['generation', this.generation],
     ];
+    const averages = await this.champions.finish();
+    if (averages) entries.push(averages);
     await this.q(this.sql.finish, [
       summary.sources.map((s) => s.id),
       summary.sources.map((s) => s.root),

@@ -1,0 +1,314 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_MAX_CHUNK_WORDS } from '@lectern/markdown';
+import pg from 'pg';
+import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { prepareFile } from '../../indexer.js';
+import type { AnalysedChunk } from '../../lib/analysis.js';
+import {
+  admits,
+  ChampionBuilder,
+  type ChampionLists,
+  championTuning,
+  chunkLengths,
+  termCounts,
+  unpackCounts,
+} from '../../lib/champions.js';
+import { createMemory } from '../../store.js';
+import { type TempDir, tempDir } from '../../test-helpers/fs.js';
+import { postgresForTests, testSchemas } from '../../test-helpers/postgres.js';
+import type { MemoryStore, SearchOptions } from '../../types.js';
+import { postgresBackend } from './backend.js';
+import { searchTuning } from './search.js';
+
+// The champion lists on PostgreSQL (lib/champions.ts): what a full reindex stores is what the
+// shared builder makes of the chunks written; an incremental reindex keeps the lists in step
+// (rows of removed chunks go, new chunks that weigh enough join); a search counts a listed
+// term in its list's chunks only, with the list's counts.
+
+const url = postgresForTests('the PostgreSQL champion-list tests');
+
+/** Notes of words drawn with very unequal frequencies (as words are), some with sections. */
+function writeNotes(dir: TempDir, count: number, seed0 = 11): void {
+  let seed = seed0;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const vocab = Array.from({ length: 30 }, (_, i) => `v${String.fromCharCode(97 + (i % 26))}${i}q`);
+  const word = () => vocab[Math.floor(vocab.length * random() ** 3)]!;
+  const words = (n: number) => Array.from({ length: n }, word).join(' ');
+  for (let i = 0; i < count; i++) {
+    const sections = i % 3 === 0 ? `\n\n## ${words(2)}\n\n${words(4 + (i % 9))}\n` : '\n';
+    dir.write(`n/${String(i).padStart(3, '0')}.md`, `# ${words(2)} ${i}\n\n${words(3 + (i % 17))}${sections}`);
+  }
+}
+
+if (url) {
+  const schemas = testSchemas(url);
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  afterAll(async () => {
+    await schemas.close();
+    await admin.end();
+  });
+
+  describe('PostgreSQL champion lists', () => {
+    let dir: TempDir;
+    let stores: MemoryStore[];
+    const tuning = { ...championTuning };
+
+    beforeEach(() => {
+      schemas.next();
+      dir = tempDir();
+      stores = [];
+      championTuning.minDf = 6;
+      championTuning.size = 4;
+    });
+    afterEach(async () => {
+      Object.assign(championTuning, tuning);
+      for (const s of stores) await s.close();
+      await schemas.dropAll();
+      dir.cleanup();
+    });
+
+    function open(): { store: MemoryStore; schema: string } {
+      const schema = schemas.schema('main');
+      const store = createMemory({
+        sources: [{ id: 'notes', path: dir.path }],
+        backend: postgresBackend({ url: url!, schema, poolSize: 2 }),
+      });
+      stores.push(store);
+      return { store, schema };
+    }
+
+    /** Each stored chunk, in id order, analysed again from its note (as the indexer does). */
+    async function storedChunks(schema: string) {
+      const rows = (
+        await admin.query(
+          `SELECT c.id, f.path, c.start_line FROM "${schema}".chunks c JOIN "${schema}".files f ON f.id = c.file_id ORDER BY c.id`,
+        )
+      ).rows as Array<{ id: string; path: string; start_line: number }>;
+      const byFile = new Map<string, Map<number, AnalysedChunk>>();
+      return rows.map((r) => {
+        let chunks = byFile.get(r.path);
+        if (!chunks) {
+          const bytes = readFileSync(join(dir.path, r.path));
+          const prepared = prepareFile(
+            r.path,
+            bytes,
+            bytes.toString('utf8'),
+            false,
+            'en',
+            DEFAULT_MAX_CHUNK_WORDS,
+          );
+          chunks = new Map(prepared.chunks.map((c) => [c.startLine, c.fields]));
+          byFile.set(r.path, chunks);
+        }
+        return { id: Number(r.id), fields: chunks.get(r.start_line)! };
+      });
+    }
+
+    /** The lists as stored: per term its floor and chunks with counts, and the averages. */
+    async function storedLists(schema: string) {
+      const rows = (
+        await admin.query(
+          `SELECT term, chunk_id, counts FROM "${schema}".champions ORDER BY term, chunk_id`,
+        )
+      ).rows as Array<{ term: string; chunk_id: string; counts: string }>;
+      const floors = (
+        await admin.query(`SELECT term, floor FROM "${schema}".champion_terms ORDER BY term`)
+      ).rows as Array<{ term: string; floor: number }>;
+      const averages = (
+        await admin.query(`SELECT value FROM "${schema}".meta WHERE key = 'champion_averages'`)
+      ).rows[0]?.value as string | undefined;
+      const lists = new Map<string, Array<[number, number, number, number]>>();
+      for (const r of rows) {
+        const list = lists.get(r.term) ?? [];
+        list.push([Number(r.chunk_id), ...unpackCounts(Number(r.counts))]);
+        lists.set(r.term, list);
+      }
+      return {
+        lists,
+        floors: new Map(floors.map((f) => [f.term, f.floor])),
+        averages: averages ? (JSON.parse(averages) as number[]) : undefined,
+      };
+    }
+
+    function expected(built: ChampionLists) {
+      return {
+        lists: new Map(
+          built.lists.map((l) => [
+            l.term,
+            l.entries
+              .map((e) => [e.chunk, e.title, e.headings, e.body] as [number, number, number, number])
+              .sort((a, b) => a[0] - b[0]),
+          ]),
+        ),
+        floors: new Map(built.lists.map((l) => [l.term, l.floor])),
+        averages: [...built.averages],
+      };
+    }
+
+    async function builderOn(schema: string) {
+      const b = new ChampionBuilder();
+      for (const c of await storedChunks(schema)) b.add(c.id, c.fields);
+      return b.finish();
+    }
+
+    test('a full reindex (and the first one) stores the lists the shared builder makes of its chunks', async () => {
+      writeNotes(dir, 60);
+      const { store, schema } = open();
+      // The first reindex of an empty index builds them as a full one does.
+      await store.reindex();
+      const first = expected(await builderOn(schema));
+      expect(first.lists.size).toBeGreaterThan(3);
+      expect(await storedLists(schema)).toEqual(first);
+      writeNotes(dir, 80, 12);
+      await store.reindex({ full: true });
+      const again = expected(await builderOn(schema));
+      expect(await storedLists(schema)).toEqual(again);
+      // New chunk ids: the old lists are gone with their chunks.
+      expect([...again.lists.values()][0]![0]![0]).toBeGreaterThan(
+        Math.max(...[...first.lists.values()].flat().map((e) => e[0])),
+      );
+    });
+
+    test('an incremental reindex drops the rows of removed chunks and admits new chunks that weigh enough', async () => {
+      writeNotes(dir, 60);
+      const { store, schema } = open();
+      await store.reindex({ full: true });
+      const before = await storedLists(schema);
+      const [term, list] = [...before.lists].sort((a, b) => b[1].length - a[1].length)[0]!;
+      // A note of the listed term only: it weighs most; one mentioning it once among many
+      // other words: it weighs least.
+      dir.write('heavy.md', `# ${term} ${term}\n\n${`${term} `.repeat(12)}\n`);
+      dir.write('light.md', `# other\n\n${term} ${'filler words here '.repeat(30)}\n`);
+      // A note in the list is removed; another in the list is changed to lose the term.
+      const ids = (
+        await admin.query(
+          `SELECT c.id, f.path FROM "${schema}".chunks c JOIN "${schema}".files f ON f.id = c.file_id`,
+        )
+      ).rows as Array<{ id: string; path: string }>;
+      const pathOf = new Map(ids.map((r) => [Number(r.id), r.path]));
+      const listed = [...new Set(list.map((e) => pathOf.get(e[0])!))];
+      expect(listed.length).toBeGreaterThan(1);
+      rmSync(join(dir.path, listed[0]!));
+      dir.write(listed[1]!, '# replaced\n\nnothing of it\n');
+      const r = await store.reindex();
+      expect(r).toMatchObject({ added: 2, removed: 1, updated: 1 });
+      const after = await storedLists(schema);
+      // Floors and averages are those of the build.
+      expect(after.floors).toEqual(before.floors);
+      expect(after.averages).toEqual(before.averages);
+      // No row of a chunk that is gone.
+      const orphans = await admin.query(
+        `SELECT count(*)::int AS n FROM "${schema}".champions ch WHERE NOT EXISTS (SELECT 1 FROM "${schema}".chunks c WHERE c.id = ch.chunk_id)`,
+      );
+      expect(orphans.rows[0].n).toBe(0);
+      // The new chunks: in a list exactly when `admits` says so, with their counts.
+      const freshPaths = new Map(
+        (
+          await admin.query(
+            `SELECT c.id, f.path FROM "${schema}".chunks c JOIN "${schema}".files f ON f.id = c.file_id WHERE f.path IN ('heavy.md', 'light.md')`,
+          )
+        ).rows.map((x: { id: string; path: string }) => [Number(x.id), x.path]),
+      );
+      const fresh = (await storedChunks(schema)).filter((c) => freshPaths.has(c.id));
+      expect(fresh).toHaveLength(2);
+      let admitted = 0;
+      for (const c of fresh) {
+        const lengths = chunkLengths(c.fields);
+        for (const [t, counts] of termCounts(c.fields)) {
+          const floor = before.floors.get(t);
+          const row = after.lists.get(t)?.find((e) => e[0] === c.id);
+          if (floor !== undefined && admits(floor, counts, lengths, before.averages as never)) {
+            admitted++;
+            expect(row, `${t} in ${freshPaths.get(c.id)}`).toEqual([c.id, ...counts]);
+          } else {
+            expect(row, `${t} in ${freshPaths.get(c.id)}`).toBeUndefined();
+          }
+        }
+      }
+      expect(after.lists.get(term)?.some((e) => freshPaths.get(e[0]) === 'heavy.md')).toBe(true);
+      expect(after.lists.get(term)?.some((e) => freshPaths.get(e[0]) === 'light.md')).toBe(false);
+      expect(admitted).toBeGreaterThan(0);
+    });
+
+    test('a listed word counts in its list only, with the list counts; a phrase of listed words in titles and its list', async () => {
+      writeNotes(dir, 60);
+      const { store, schema } = open();
+      await store.reindex({ full: true });
+      const { lists } = await storedLists(schema);
+      const [term, list] = [...lists].sort((a, b) => b[1].length - a[1].length)[0]!;
+      const df = Number(
+        (await admin.query(`SELECT df FROM "${schema}".term_df WHERE term = $1`, [term])).rows[0]
+          .df,
+      );
+      expect(df).toBeGreaterThan(list.length);
+      const chunkIds = async (options: SearchOptions) => {
+        const r = await store.search({ limit: 50, ...options });
+        const out: number[] = [];
+        for (const h of r.results) {
+          const row = await admin.query(
+            `SELECT c.id FROM "${schema}".chunks c JOIN "${schema}".files f ON f.id = c.file_id WHERE f.path = $1 AND c.start_line = $2`,
+            [h.path.replace(/^notes\//, ''), h.start_line],
+          );
+          out.push(Number(row.rows[0].id));
+        }
+        return out;
+      };
+      // The term alone: exactly its list's chunks, whatever else holds it.
+      expect((await chunkIds({ query: term })).sort((a, b) => a - b)).toEqual(
+        list.map((e) => e[0]),
+      );
+      // Its prefix, with the term the only listed one of the terms it stands for: the list,
+      // plus the chunks of the others.
+      const prefix = await chunkIds({ query: `${term.slice(0, -1)}*` });
+      for (const e of list) expect(prefix).toContain(e[0]);
+      expect(prefix.length).toBeLessThan(df);
+    });
+
+    test('pruned or not, pages with listed terms equal the full scoring (brute force over many questions)', async () => {
+      writeNotes(dir, 90);
+      const { store, schema } = open();
+      await store.reindex({ full: true });
+      const { lists } = await storedLists(schema);
+      const listed = [...lists.keys()];
+      expect(listed.length).toBeGreaterThan(3);
+      const vocab = (
+        await admin.query(`SELECT term FROM "${schema}".term_df WHERE term LIKE 'v%q' ORDER BY term`)
+      ).rows.map((r: { term: string }) => r.term);
+      const questions: SearchOptions[] = [];
+      for (let q = 0; q < 40; q++) {
+        const a = listed[q % listed.length]!;
+        const b = vocab[(q * 7) % vocab.length]!;
+        const c = vocab[(q * 13 + 5) % vocab.length]!;
+        const query =
+          q % 4 === 0 ? `"${a} ${b}"` : q % 4 === 1 ? `${a.slice(0, 2)}* ${c}` : `${a} ${b} ${c}`;
+        questions.push({ query, limit: 1 + (q % 10) });
+      }
+      const page = async (options: SearchOptions) => {
+        const r = await store.search(options);
+        return r.results.map((h) => [h.path, h.start_line, h.score]);
+      };
+      const previous = searchTuning.firstLookupChunks;
+      try {
+        let hits = 0;
+        for (const options of questions) {
+          searchTuning.firstLookupChunks = Number.POSITIVE_INFINITY;
+          const full = await page(options);
+          hits += full.length;
+          for (const budget of [1, 8]) {
+            searchTuning.firstLookupChunks = budget;
+            expect(await page(options), `${JSON.stringify(options)} (budget ${budget})`).toEqual(
+              full,
+            );
+          }
+        }
+        expect(hits).toBeGreaterThan(40);
+      } finally {
+        searchTuning.firstLookupChunks = previous;
+      }
+    });
+  });
+}
