@@ -12,7 +12,7 @@ export function operand(term: string): string {
 /**
  * What one search reads of the champion lists (`lib/champions.ts`), and how it changes the
  * search, the same way on every backend:
- * - a term is listed iff the store has a list row for it;
+ * - a term is listed iff its list holds a chunk;
  * - a word or prefix term that is listed counts in the chunks of its list only, with the list's
  *   counts (never the counts of a chunk's vector), so its other chunks are never read;
  * - a phrase whose words are all listed is found in the title or heading path of any chunk
@@ -46,21 +46,18 @@ export class ChampionRows {
     for (const c of plan.clauses) for (const list of c.terms.values()) for (const t of list) terms.add(t);
     if (terms.size === 0) return out;
     const r = await run({ text: sql.lists, values: [[...terms]] });
-    for (const row of r.rows as Array<{ term: string; chunk_id: string; counts: string }>) {
-      const id = Number(row.chunk_id);
+    for (const row of r.rows as Array<{ term: string; chunk_ids: string[]; counts: string[] }>) {
       out.listed.add(row.term);
-      let chunks = out.byTerm.get(row.term);
-      if (!chunks) {
-        chunks = [];
-        out.byTerm.set(row.term, chunks);
-      }
-      chunks.push(id);
-      let rows = out.byChunk.get(id);
-      if (!rows) {
-        rows = [];
-        out.byChunk.set(id, rows);
-      }
-      rows.push(row.term, Number(row.counts));
+      const chunks = row.chunk_ids.map(Number);
+      out.byTerm.set(row.term, chunks);
+      chunks.forEach((id, k) => {
+        let rows = out.byChunk.get(id);
+        if (!rows) {
+          rows = [];
+          out.byChunk.set(id, rows);
+        }
+        rows.push(row.term, Number(row.counts[k]));
+      });
     }
     if (out.listed.size === 0) return out;
     plan.clauses.forEach((c, i) => {

@@ -112,24 +112,29 @@ if (url) {
     async function storedLists(schema: string) {
       const rows = (
         await admin.query(
-          `SELECT term, chunk_id, counts FROM "${schema}".champions ORDER BY term, chunk_id`,
+          `SELECT term, floor, chunk_ids, counts FROM "${schema}".champions ORDER BY term`,
         )
-      ).rows as Array<{ term: string; chunk_id: string; counts: string }>;
-      const floors = (
-        await admin.query(`SELECT term, floor FROM "${schema}".champion_terms ORDER BY term`)
-      ).rows as Array<{ term: string; floor: number }>;
+      ).rows as Array<{ term: string; floor: number; chunk_ids: string[]; counts: string[] }>;
       const averages = (
         await admin.query(`SELECT value FROM "${schema}".meta WHERE key = 'champion_averages'`)
       ).rows[0]?.value as string | undefined;
       const lists = new Map<string, Array<[number, number, number, number]>>();
+      const floors = new Map<string, number>();
       for (const r of rows) {
-        const list = lists.get(r.term) ?? [];
-        list.push([Number(r.chunk_id), ...unpackCounts(Number(r.counts))]);
-        lists.set(r.term, list);
+        floors.set(r.term, r.floor);
+        if (r.chunk_ids.length === 0) continue;
+        const list = r.chunk_ids.map(
+          (id, k) =>
+            [Number(id), ...unpackCounts(Number(r.counts[k]))] as [number, number, number, number],
+        );
+        lists.set(
+          r.term,
+          list.sort((a, b) => a[0] - b[0]),
+        );
       }
       return {
         lists,
-        floors: new Map(floors.map((f) => [f.term, f.floor])),
+        floors,
         averages: averages ? (JSON.parse(averages) as number[]) : undefined,
       };
     }
@@ -202,7 +207,7 @@ if (url) {
       expect(after.averages).toEqual(before.averages);
       // No row of a chunk that is gone.
       const orphans = await admin.query(
-        `SELECT count(*)::int AS n FROM "${schema}".champions ch WHERE NOT EXISTS (SELECT 1 FROM "${schema}".chunks c WHERE c.id = ch.chunk_id)`,
+        `SELECT count(*)::int AS n FROM "${schema}".champions ch, unnest(ch.chunk_ids) AS x (id) WHERE NOT EXISTS (SELECT 1 FROM "${schema}".chunks c WHERE c.id = x.id)`,
       );
       expect(orphans.rows[0].n).toBe(0);
       // The new chunks: in a list exactly when `admits` says so, with their counts.

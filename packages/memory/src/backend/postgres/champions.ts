@@ -13,28 +13,32 @@ import type { Names } from './schema.js';
 /** The meta row holding the averages the champion lists were ordered with (JSON array). */
 export const AVERAGES_KEY = 'champion_averages';
 
-/** Rows sent in one statement when a full reindex writes its lists. */
+/** List entries sent in one statement when a rebuild writes its lists. */
 const LIST_BATCH = 50_000;
 
 /**
- * The statements of the champion lists (`lib/champions.ts`) on PostgreSQL: `champions` holds
- * each listed term's chunks with its packed counts there, `champion_terms` each list's floor.
+ * The statements of the champion lists (`lib/champions.ts`) on PostgreSQL: a row of
+ * `champions` holds one term's floor and its list, chunk ids and packed counts in parallel.
  */
 export function championStatements(n: Names) {
   const { s } = n;
   return {
-    /** Every row of the lists of these terms ($1), with the chunk's file (for filters). */
-    lists: `SELECT ch.term, ch.chunk_id, ch.counts FROM ${s}.champions ch WHERE ch.term = ANY($1::text[])`,
-    /** The floors of the listed terms among $1 (admission in an incremental reindex). */
-    floors: `SELECT term, floor FROM ${s}.champion_terms WHERE term = ANY($1::text[])`,
-    insert: `INSERT INTO ${s}.champions (term, chunk_id, counts)
-      SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
-      ON CONFLICT (term, chunk_id) DO UPDATE SET counts = excluded.counts`,
-    /** A full reindex's rows: the table was emptied, no conflict possible. */
-    insertBuilt: `INSERT INTO ${s}.champions (term, chunk_id, counts)
-      SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])`,
-    insertTerms: `INSERT INTO ${s}.champion_terms (term, floor)
-      SELECT * FROM unnest($1::text[], $2::float8[])`,
+    /** The lists of those of the terms $1 that are listed. */
+    lists: `SELECT term, chunk_ids, counts FROM ${s}.champions
+      WHERE term = ANY($1::text[]) AND cardinality(chunk_ids) > 0`,
+    /** The floors of the terms among $1 that have a list (admission in an incremental reindex). */
+    floors: `SELECT term, floor FROM ${s}.champions WHERE term = ANY($1::text[])`,
+    /** Admits chunks ($2) with their counts ($3) to the lists of terms ($1). */
+    admit: `UPDATE ${s}.champions ch SET chunk_ids = ch.chunk_ids || a.ids, counts = ch.counts || a.counts
+      FROM (
+        SELECT term, array_agg(id ORDER BY id) AS ids, array_agg(n ORDER BY id) AS counts
+        FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS u (term, id, n) GROUP BY term
+      ) a
+      WHERE ch.term = a.term`,
+    /** A rebuild's lists (the table was emptied): term, floor, and each list as array text. */
+    insert: `INSERT INTO ${s}.champions (term, floor, chunk_ids, counts)
+      SELECT u.term, u.floor, u.ids::bigint[], u.counts::bigint[]
+      FROM unnest($1::text[], $2::float8[], $3::text[], $4::text[]) AS u (term, floor, ids, counts)`,
   };
 }
 
@@ -97,7 +101,7 @@ export class ChampionWriter {
         cols[2].push(packCounts(c[0], c[1], c[2]));
       }
     });
-    if (cols[0].length > 0) await this.q(this.sql.insert, cols);
+    if (cols[0].length > 0) await this.q(this.sql.admit, cols);
   }
 
   /**
@@ -109,23 +113,21 @@ export class ChampionWriter {
     if (!builder) return undefined;
     this.builder = undefined;
     const built = builder.finish();
-    const terms: [string[], number[]] = [[], []];
-    let rows: [string[], number[], number[]] = [[], [], []];
+    let cols: [string[], number[], string[], string[]] = [[], [], [], []];
+    let entries = 0;
     for (const list of built.lists) {
-      terms[0].push(list.term);
-      terms[1].push(list.floor);
-      for (const e of list.entries) {
-        rows[0].push(list.term);
-        rows[1].push(e.chunk);
-        rows[2].push(packCounts(e.title, e.headings, e.body));
-        if (rows[0].length >= LIST_BATCH) {
-          await this.q(this.sql.insertBuilt, rows);
-          rows = [[], [], []];
-        }
+      cols[0].push(list.term);
+      cols[1].push(list.floor);
+      cols[2].push(`{${list.entries.map((e) => e.chunk).join(',')}}`);
+      cols[3].push(`{${list.entries.map((e) => packCounts(e.title, e.headings, e.body)).join(',')}}`);
+      entries += list.entries.length;
+      if (entries >= LIST_BATCH) {
+        await this.q(this.sql.insert, cols);
+        cols = [[], [], [], []];
+        entries = 0;
       }
     }
-    if (rows[0].length > 0) await this.q(this.sql.insertBuilt, rows);
-    if (terms[0].length > 0) await this.q(this.sql.insertTerms, terms);
+    if (cols[0].length > 0) await this.q(this.sql.insert, cols);
     this.averages = built.averages;
     return [AVERAGES_KEY, JSON.stringify(built.averages)];
   }

@@ -163,16 +163,16 @@ function migrations(n: Names, unaccent: string): string[][] {
       `INSERT INTO ${s}.stats VALUES (true, 0, 0, 0, 0)`,
     ],
     [
-      // Champion lists (lib/champions.ts): for each term in very many chunks, the chunks where
-      // it weighs most with its counts there (packCounts); a term is listed iff it has rows.
-      // `champion_terms` keeps each list's floor (admission of new chunks between rebuilds);
-      // the averages the lists were ordered with are the meta row `champion_averages`.
+      // Champion lists (lib/champions.ts): for each term in very many chunks, one row with the
+      // chunks where it weighs most and its counts there (packCounts), in parallel arrays, and
+      // the list's floor (admission of new chunks between rebuilds). A term is listed iff its
+      // row holds a chunk. One row a term (not one a chunk): a rebuild writes a few hundred
+      // rows instead of a few hundred thousand, and a search reads one row a listed term.
+      // The averages the lists were ordered with are the meta row `champion_averages`.
       `CREATE TABLE ${s}.champions (
-        term text COLLATE "C" NOT NULL, chunk_id bigint NOT NULL, counts bigint NOT NULL,
-        PRIMARY KEY (term, chunk_id)
+        term text COLLATE "C" PRIMARY KEY, floor float8 NOT NULL,
+        chunk_ids bigint[] NOT NULL, counts bigint[] NOT NULL
       )`,
-      `CREATE INDEX champions_chunk ON ${s}.champions (chunk_id)`,
-      `CREATE TABLE ${s}.champion_terms (term text COLLATE "C" PRIMARY KEY, floor float8 NOT NULL)`,
       // A phrase of listed words is looked for in every chunk's title and heading path: their
       // entries alone (weights A and B) are small, and this index finds them without reading
       // the chunks of its (very common) words.

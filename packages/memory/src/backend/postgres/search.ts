@@ -227,8 +227,8 @@ export class PgSearch {
     }
     const chunks = new Candidates(plan, champions);
     const phrases = chunks.phrases.map((i) => phraseFields(plan.clauses[i]!));
-    const look = (where: string[], values: unknown[]) =>
-      this.fetch(run, [...terms], phrases, where, values, files, chunks);
+    const look = (where: string[], values: unknown[], guard = false) =>
+      this.fetch(run, [...terms], phrases, where, values, files, chunks, guard);
     if (within) {
       await look(['c.id = ANY($2::bigint[])'], [within]);
       return chunks.score(stats, within);
@@ -241,9 +241,10 @@ export class PgSearch {
       await look(
         [`(c.id = ANY($2::bigint[]) OR ts_filter(c.terms, '{a,b}') @@ $3::tsquery)`],
         [seed.ids, seed.titles],
+        true,
       );
     } else if (seed.ids.length > 0) {
-      await look(['c.id = ANY($2::bigint[])'], [seed.ids]);
+      await look(['c.id = ANY($2::bigint[])'], [seed.ids], true);
     }
     // Rarest first (highest ceiling); the first look-up takes clauses while their chunks are
     // few (a clause the lists answer in full costs none: it is looked up already).
@@ -294,6 +295,8 @@ export class PgSearch {
     values: unknown[],
     files: readonly number[] | undefined,
     chunks: Candidates,
+    /** Whether many rows hold none of `terms` (then their vectors are cut only if they do). */
+    guard = false,
   ): Promise<void> {
     const { s } = this.n;
     const all: unknown[] = [terms, ...values];
@@ -314,11 +317,16 @@ export class PgSearch {
       });
       return `, CASE ${cases.join(' ')} ELSE 0 END AS p${k}`;
     });
-    const text =
+    let text =
       terms.length > 0
         ? `ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
           ts_filter(c.terms, '{a,b}')::text AS ab`
         : `'' AS q, '' AS ab, $1::text[] IS NULL AS none`;
+    if (guard && terms.length > 0) {
+      const holds = `c.terms @@ ${param(terms.map(operand).join(' | '))}::tsquery`;
+      text = `CASE WHEN ${holds} THEN ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text ELSE '' END AS q,
+          CASE WHEN ${holds} THEN ts_filter(c.terms, '{a,b}')::text ELSE '' END AS ab`;
+    }
     const r = await run({
       text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, ${text}${columns.join('')}
         FROM ${s}.chunks c WHERE ${conditions.join(' AND ')}`,

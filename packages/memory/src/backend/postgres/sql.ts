@@ -23,10 +23,16 @@ export function statements(n: Names) {
   const deleteChunks = (where: string) => `WITH gone AS (
         DELETE FROM ${s}.chunks WHERE ${where}
         RETURNING id, terms, title_len, headings_len, body_len
-      ), listed AS (
-        DELETE FROM ${s}.champions WHERE chunk_id IN (SELECT id FROM gone)
       ), dec AS (
         SELECT t, count(*) AS n FROM gone, unnest(tsvector_to_array(gone.terms)) t GROUP BY t
+      ), listed AS (
+        UPDATE ${s}.champions ch SET
+          chunk_ids = ARRAY(SELECT u.id FROM unnest(ch.chunk_ids, ch.counts) WITH ORDINALITY u (id, n, o)
+            WHERE u.id <> ALL (g.ids) ORDER BY u.o),
+          counts = ARRAY(SELECT u.n FROM unnest(ch.chunk_ids, ch.counts) WITH ORDINALITY u (id, n, o)
+            WHERE u.id <> ALL (g.ids) ORDER BY u.o)
+        FROM (SELECT array_agg(id) AS ids FROM gone) g
+        WHERE ch.term IN (SELECT t FROM dec) AND ch.chunk_ids && g.ids
       ), df AS (
         UPDATE ${s}.term_df d SET df = d.df - dec.n FROM dec WHERE d.term = dec.t
       )
@@ -112,7 +118,6 @@ export function statements(n: Names) {
     filesOfSource: `DELETE FROM ${s}.files WHERE source = $1 RETURNING id`,
     clear: [
       `DELETE FROM ${s}.champions`,
-      `DELETE FROM ${s}.champion_terms`,
       `DELETE FROM ${s}.chunks`,
       `DELETE FROM ${s}.term_df`,
       `UPDATE ${s}.stats SET docs = 0, title = 0, headings = 0, body = 0`,
