@@ -1,8 +1,8 @@
 import { phraseListTerm } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
 import type { PlannedClause, QueryPlan } from '../../lib/rank.js';
-import type { Run } from './search.js';
 import type { ChampionStatements } from './champions.js';
+import type { Run } from './search.js';
 
 /** A `tsquery` operand: the term quoted. */
 export function operand(term: string): string {
@@ -43,7 +43,8 @@ export class ChampionRows {
   ): Promise<ChampionRows> {
     const out = new ChampionRows(plan);
     const terms = new Set<string>();
-    for (const c of plan.clauses) for (const list of c.terms.values()) for (const t of list) terms.add(t);
+    for (const c of plan.clauses)
+      for (const list of c.terms.values()) for (const t of list) terms.add(t);
     if (terms.size === 0) return out;
     const r = await run({ text: sql.lists, values: [[...terms]] });
     for (const row of r.rows as Array<{ term: string; chunk_ids: string[]; counts: string[] }>) {
@@ -103,7 +104,8 @@ export class ChampionRows {
       }
       return [...out];
     }
-    for (const list of c.terms.values()) for (const t of list) if (!this.listed.has(t)) out.add(operand(t));
+    for (const list of c.terms.values())
+      for (const t of list) if (!this.listed.has(t)) out.add(operand(t));
     return [...out];
   }
 

@@ -40,7 +40,10 @@ function writeNotes(dir: TempDir, count: number, seed0 = 11): void {
   const words = (n: number) => Array.from({ length: n }, word).join(' ');
   for (let i = 0; i < count; i++) {
     const sections = i % 3 === 0 ? `\n\n## ${words(2)}\n\n${words(4 + (i % 9))}\n` : '\n';
-    dir.write(`n/${String(i).padStart(3, '0')}.md`, `# ${words(2)} ${i}\n\n${words(3 + (i % 17))}${sections}`);
+    dir.write(
+      `n/${String(i).padStart(3, '0')}.md`,
+      `# ${words(2)} ${i}\n\n${words(3 + (i % 17))}${sections}`,
+    );
   }
 }
 
@@ -145,7 +148,9 @@ if (url) {
           built.lists.map((l) => [
             l.term,
             l.entries
-              .map((e) => [e.chunk, e.title, e.headings, e.body] as [number, number, number, number])
+              .map(
+                (e) => [e.chunk, e.title, e.headings, e.body] as [number, number, number, number],
+              )
               .sort((a, b) => a[0] - b[0]),
           ]),
         ),
@@ -281,7 +286,9 @@ if (url) {
       const listed = [...lists.keys()];
       expect(listed.length).toBeGreaterThan(3);
       const vocab = (
-        await admin.query(`SELECT term FROM "${schema}".term_df WHERE term LIKE 'v%q' ORDER BY term`)
+        await admin.query(
+          `SELECT term FROM "${schema}".term_df WHERE term LIKE 'v%q' ORDER BY term`,
+        )
       ).rows.map((r: { term: string }) => r.term);
       const questions: SearchOptions[] = [];
       for (let q = 0; q < 40; q++) {

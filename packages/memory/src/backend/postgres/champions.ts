@@ -74,12 +74,15 @@ export class ChampionWriter {
     this.builder = new ChampionBuilder();
   }
 
-  /** Chunks just written, in write order, with their ids. */
+  /** Chunks queued for writing, in write order, with their ids: a rebuild's lists take them. */
+  queued(ids: readonly number[], chunks: ReadonlyArray<{ fields: AnalysedChunk }>): void {
+    const builder = this.builder;
+    if (builder) for (let i = 0; i < ids.length; i++) builder.add(ids[i]!, chunks[i]!.fields);
+  }
+
+  /** Chunks just written: outside a rebuild, each joins the lists it weighs enough in. */
   async written(ids: readonly number[], chunks: readonly AnalysedChunk[]): Promise<void> {
-    if (this.builder) {
-      for (let i = 0; i < ids.length; i++) this.builder.add(ids[i]!, chunks[i]!);
-      return;
-    }
+    if (this.builder) return;
     const averages = this.averages;
     if (!averages || ids.length === 0) return;
     const counts = chunks.map(termCounts);
@@ -119,7 +122,9 @@ export class ChampionWriter {
       cols[0].push(list.term);
       cols[1].push(list.floor);
       cols[2].push(`{${list.entries.map((e) => e.chunk).join(',')}}`);
-      cols[3].push(`{${list.entries.map((e) => packCounts(e.title, e.headings, e.body)).join(',')}}`);
+      cols[3].push(
+        `{${list.entries.map((e) => packCounts(e.title, e.headings, e.body)).join(',')}}`,
+      );
       entries += list.entries.length;
       if (entries >= LIST_BATCH) {
         await this.q(this.sql.insert, cols);

@@ -270,10 +270,7 @@ export class PgSearch {
       const threshold = best.length >= need ? best[need - 1]!.score : 0;
       const rest = query(clausesStillNeeded(plan, pending, threshold));
       if (rest !== '' && firstQuery !== '') {
-        await look(
-          ['c.terms @@ $2::tsquery', 'NOT (c.terms @@ $3::tsquery)'],
-          [rest, firstQuery],
-        );
+        await look(['c.terms @@ $2::tsquery', 'NOT (c.terms @@ $3::tsquery)'], [rest, firstQuery]);
       } else if (rest !== '') {
         await look(['c.terms @@ $2::tsquery'], [rest]);
       }

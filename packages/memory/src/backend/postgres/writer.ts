@@ -79,8 +79,14 @@ export interface WriterHost {
 }
 
 type Op =
-  | { kind: 'add'; id: number; file: FileRecord; chunks: readonly ChunkRecord[] }
-  | { kind: 'replace'; id: number; file: FileRecord; chunks: readonly ChunkRecord[] }
+  | { kind: 'add'; id: number; file: FileRecord; chunks: readonly ChunkRecord[]; ids: number[] }
+  | {
+      kind: 'replace';
+      id: number;
+      file: FileRecord;
+      chunks: readonly ChunkRecord[];
+      ids: number[];
+    }
   | { kind: 'touch'; id: number; file: FileIdentity; renamed: boolean }
   | { kind: 'seen'; id: number; file: FileIdentity }
   | { kind: 'remove'; id: number }
@@ -175,6 +181,25 @@ export class PgWriter implements IndexWriter {
 
   /** File ids fetched per round trip; doubles up to {@link ID_BATCH_MAX} in a long reindex. */
   private idBatch = ID_BATCH;
+
+  /** Chunk ids taken from the sequence, not used yet; fetched like file ids, in growing batches. */
+  private chunkIds: number[] = [];
+  private chunkIdBatch = ID_BATCH;
+
+  /**
+   * Ids for a file's chunks. The writer numbers chunks itself, as it queues them, so that a
+   * rebuild's champion lists are built from each chunk as it is queued (in write order), while
+   * the server writes the previous batch.
+   */
+  private async nextChunkIds(n: number): Promise<number[]> {
+    while (this.chunkIds.length < n) {
+      const want = Math.max(this.chunkIdBatch, n - this.chunkIds.length);
+      this.chunkIdBatch = Math.min(this.chunkIdBatch * 2, 16 * ID_BATCH_MAX);
+      const r = await this.q(this.sql.nextChunkIds, [want]);
+      this.chunkIds.push(...r.rows.map((row) => Number(row.id)));
+    }
+    return this.chunkIds.splice(0, n);
+  }
 
   private async nextId(): Promise<number> {
     while (this.ids.length === 0) {
@@ -343,13 +368,19 @@ export class PgWriter implements IndexWriter {
   }
 
   private async insertChunks(
-    list: ReadonlyArray<{ id: number; file: FileRecord; chunks: readonly ChunkRecord[] }>,
+    list: ReadonlyArray<{
+      id: number;
+      file: FileRecord;
+      chunks: readonly ChunkRecord[];
+      ids: readonly number[];
+    }>,
   ): Promise<void> {
     const cols: unknown[][] = [[], [], [], [], [], [], [], [], [], [], [], []];
     const fields: Array<ChunkRecord['fields']> = [];
     for (const o of list) {
-      for (const ch of o.chunks) {
+      for (const [k, ch] of o.chunks.entries()) {
         fields.push(ch.fields);
+        cols[11]!.push(o.ids[k]);
         cols[0]!.push(o.id);
         cols[1]!.push(ch.startLine);
         cols[2]!.push(ch.endLine);
@@ -364,12 +395,8 @@ export class PgWriter implements IndexWriter {
       }
     }
     if (fields.length === 0) return;
-    const ids = (await this.q(this.sql.nextChunkIds, [fields.length])).rows.map((r) =>
-      Number(r.id),
-    );
-    cols[11] = ids;
     await this.q(this.sql.insertChunks, cols);
-    await this.champions.written(ids, fields);
+    await this.champions.written(cols[11] as number[], fields);
   }
 
   // ------------------------------------------------------------ IndexWriter
@@ -477,7 +504,9 @@ export class PgWriter implements IndexWriter {
     this.inserted += chunks.length;
     this.chunkCounts.set(id, chunks.length);
     this.remember(id, file, chunks.length, this.backend.originOf(file.source));
-    await this.queue({ kind: 'add', id, file, chunks }, chunks);
+    const ids = await this.nextChunkIds(chunks.length);
+    this.champions.queued(ids, chunks);
+    await this.queue({ kind: 'add', id, file, chunks, ids }, chunks);
     return id;
   }
 
@@ -489,7 +518,9 @@ export class PgWriter implements IndexWriter {
     this.deleted += before;
     this.chunkCounts.set(id, chunks.length);
     this.remember(id, file, chunks.length, this.backend.originOf(file.source));
-    await this.queue({ kind: 'replace', id, file, chunks }, chunks);
+    const ids = await this.nextChunkIds(chunks.length);
+    this.champions.queued(ids, chunks);
+    await this.queue({ kind: 'replace', id, file, chunks, ids }, chunks);
   }
 
   async touchFile(id: number, file: FileIdentity): Promise<void> {
