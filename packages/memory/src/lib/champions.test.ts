@@ -64,6 +64,45 @@ describe('champion lists', () => {
     expect(make(50).slice(0, 5)).toEqual(small);
   });
 
+  it('cuts postings while building without changing the lists (compaction), and they are the exact best', () => {
+    const chunks = Array.from({ length: 300 }, (_, i) =>
+      chunk(
+        `t${i % 7}`,
+        `${'alpha '.repeat((i * 31) % 9)}${'beta '.repeat((i * 17) % 5)}${'filler '.repeat(i % 11)}gamma`,
+      ),
+    );
+    const build = (compactAt: number) => {
+      const saved = ChampionBuilder.compactAt;
+      ChampionBuilder.compactAt = compactAt;
+      try {
+        const b = new ChampionBuilder({ minDf: 10, size: 3 });
+        chunks.forEach((c, i) => {
+          b.add(i + 1, c);
+        });
+        return b.finish();
+      } finally {
+        ChampionBuilder.compactAt = saved;
+      }
+    };
+    const whole = build(1 << 22);
+    const cut = build(40);
+    expect(cut).toEqual(whole);
+    // The exact best by the final averages, ties by the chunk written first.
+    for (const list of whole.lists) {
+      const all = chunks
+        .map((c, i) => {
+          const n = termCounts(c).get(list.term) ?? [0, 0, 0];
+          const l = [c.title.length, c.headings.length, c.body.length];
+          return { id: i + 1, w: pseudoFrequency(n[0], n[1], n[2], l, whole.averages), n };
+        })
+        .filter((e) => e.n[0] + e.n[1] + e.n[2] > 0)
+        .sort((a, b) => b.w - a.w || a.id - b.id);
+      expect(list.entries.map((e) => e.chunk)).toEqual(all.slice(0, 3).map((e) => e.id));
+    }
+    expect(whole.lists.map((l) => l.term)).toContain('alpha');
+    expect(whole.lists.find((l) => l.term === 'gamma')?.entries).toHaveLength(3);
+  });
+
   it('puts a title occurrence above body occurrences (field weights)', () => {
     const b = new ChampionBuilder({ minDf: 1, size: 1 });
     b.add(1, chunk('plain', 'gamma gamma filler'));
