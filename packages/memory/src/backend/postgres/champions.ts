@@ -48,8 +48,8 @@ export type ChampionStatements = ReturnType<typeof championStatements>;
 type Query = (text: string, values?: unknown[]) => Promise<Pg.QueryResult>;
 
 /**
- * The champion lists' side of one reindex transaction. A full reindex (or the first one of an
- * empty index) builds the lists from every chunk written, in write order, and stores them at
+ * The champion lists' side of one reindex transaction. A full reindex (the index cleared, as
+ * on SQLite) builds the lists from every chunk written, in write order, and stores them at
  * the end; an incremental one admits each new chunk to the lists of the listed terms it
  * weighs enough in. (The rows of removed chunks go with them: `deleteChunks` in `sql.ts`.)
  */
@@ -63,8 +63,6 @@ export class ChampionWriter {
     /** The index's meta rows as the transaction found them. */
     meta: ReadonlyMap<string, string>,
   ) {
-    // An index never built has no lists to keep: build them as a full reindex would.
-    if (!meta.has('built_at')) this.builder = new ChampionBuilder();
     const stored = meta.get(AVERAGES_KEY);
     if (stored) this.averages = JSON.parse(stored) as Averages;
   }
