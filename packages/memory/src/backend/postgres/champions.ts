@@ -67,6 +67,11 @@ export class ChampionWriter {
     if (stored) this.averages = JSON.parse(stored) as Averages;
   }
 
+  /** Whether this transaction rebuilds the lists (the writer then numbers its chunks). */
+  get building(): boolean {
+    return this.builder !== undefined;
+  }
+
   /** The index was emptied (lists included): every chunk written from now on is in the new lists. */
   clear(): void {
     this.builder = new ChampionBuilder();

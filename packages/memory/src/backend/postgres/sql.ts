@@ -37,6 +37,29 @@ export function statements(n: Names) {
         UPDATE ${s}.term_df d SET df = d.df - dec.n FROM dec WHERE d.term = dec.t
       )
       ${statsBy('-', 'gone')}`;
+  /**
+   * Chunks with their analysed terms (a `tsvector` built by the writer: A title, B heading
+   * path, D body), and what the ranking keeps up to date with them: each term's document
+   * frequency (`term_df`) and the totals (`stats`). With `ids`, the writer numbers the chunks
+   * ($12); with `numbered`, the statement returns the ids the sequence gave.
+   */
+  const insertChunks = (ids: boolean, numbered: boolean) => `WITH ins AS (
+        INSERT INTO ${s}.chunks (file_id, start_line, end_line, start_byte, end_byte, heading_path, lang,
+          title_len, headings_len, body_len, terms${ids ? ', id' : ''})
+        SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::bigint[], $5::bigint[], $6::text[],
+          $7::text[], $8::int[], $9::int[], $10::int[], $11::tsvector[]${ids ? ', $12::bigint[]' : ''})
+        RETURNING id, file_id, start_line, terms, title_len, headings_len, body_len
+      ), df AS (
+        INSERT INTO ${s}.term_df (term, df)
+        SELECT t, count(*) FROM ins, unnest(tsvector_to_array(ins.terms)) t GROUP BY t
+        ON CONFLICT (term) DO UPDATE SET df = ${s}.term_df.df + excluded.df
+      )${
+        numbered
+          ? `, totals AS (${statsBy('+', 'ins')})
+      SELECT id, file_id, start_line FROM ins`
+          : `
+      ${statsBy('+', 'ins')}`
+      }`;
   return {
     champions: championStatements(n),
     getMeta: `SELECT value FROM ${s}.meta WHERE key = $1`,
@@ -96,23 +119,9 @@ export function statements(n: Names) {
     pruneSeen: `DELETE FROM ${s}.seen WHERE at < now() - interval '30 days'`,
     deleteChunksOf: deleteChunks('file_id = ANY($1::bigint[])'),
     deleteFiles: `DELETE FROM ${s}.files WHERE id = ANY($1::bigint[])`,
-    /**
-     * Chunks with their analysed terms (a `tsvector` built by the writer: A title, B heading
-     * path, D body), and what the ranking keeps up to date with them: each term's document
-     * frequency (`term_df`) and the totals (`stats`).
-     */
-    insertChunks: `WITH ins AS (
-        INSERT INTO ${s}.chunks (file_id, start_line, end_line, start_byte, end_byte, heading_path, lang,
-          title_len, headings_len, body_len, terms, id)
-        SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::bigint[], $5::bigint[], $6::text[],
-          $7::text[], $8::int[], $9::int[], $10::int[], $11::tsvector[], $12::bigint[])
-        RETURNING terms, title_len, headings_len, body_len
-      ), df AS (
-        INSERT INTO ${s}.term_df (term, df)
-        SELECT t, count(*) FROM ins, unnest(tsvector_to_array(ins.terms)) t GROUP BY t
-        ON CONFLICT (term) DO UPDATE SET df = ${s}.term_df.df + excluded.df
-      )
-      ${statsBy('+', 'ins')}`,
+    insertChunks: insertChunks(true, false),
+    /** The same with ids from the sequence, returning each chunk's id, file and first line. */
+    insertChunksNumbered: insertChunks(false, true),
 
     chunksOfSource: deleteChunks(`file_id IN (SELECT id FROM ${s}.files WHERE source = $1)`),
     filesOfSource: `DELETE FROM ${s}.files WHERE source = $1 RETURNING id`,

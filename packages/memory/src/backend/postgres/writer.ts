@@ -79,13 +79,19 @@ export interface WriterHost {
 }
 
 type Op =
-  | { kind: 'add'; id: number; file: FileRecord; chunks: readonly ChunkRecord[]; ids: number[] }
+  | {
+      kind: 'add';
+      id: number;
+      file: FileRecord;
+      chunks: readonly ChunkRecord[];
+      ids: number[] | undefined;
+    }
   | {
       kind: 'replace';
       id: number;
       file: FileRecord;
       chunks: readonly ChunkRecord[];
-      ids: number[];
+      ids: number[] | undefined;
     }
   | { kind: 'touch'; id: number; file: FileIdentity; renamed: boolean }
   | { kind: 'seen'; id: number; file: FileIdentity }
@@ -187,9 +193,9 @@ export class PgWriter implements IndexWriter {
   private chunkIdBatch = ID_BATCH;
 
   /**
-   * Ids for a file's chunks. The writer numbers chunks itself, as it queues them, so that a
-   * rebuild's champion lists are built from each chunk as it is queued (in write order), while
-   * the server writes the previous batch.
+   * Ids for a file's chunks in a rebuild: the writer numbers them itself, as it queues them, so
+   * that the champion lists are built from each chunk as it is queued (in write order), while
+   * the server writes the previous batch. (Otherwise the sequence numbers them on insert.)
    */
   private async nextChunkIds(n: number): Promise<number[]> {
     while (this.chunkIds.length < n) {
@@ -372,31 +378,49 @@ export class PgWriter implements IndexWriter {
       id: number;
       file: FileRecord;
       chunks: readonly ChunkRecord[];
-      ids: readonly number[];
+      ids: readonly number[] | undefined;
     }>,
   ): Promise<void> {
-    const cols: unknown[][] = [[], [], [], [], [], [], [], [], [], [], [], []];
-    const fields: Array<ChunkRecord['fields']> = [];
-    for (const o of list) {
-      for (const [k, ch] of o.chunks.entries()) {
-        fields.push(ch.fields);
-        cols[11]!.push(o.ids[k]);
-        cols[0]!.push(o.id);
-        cols[1]!.push(ch.startLine);
-        cols[2]!.push(ch.endLine);
-        cols[3]!.push(ch.startByte);
-        cols[4]!.push(ch.endByte);
-        cols[5]!.push(ch.headingPath);
-        cols[6]!.push(ch.fields.language);
-        cols[7]!.push(ch.fields.title.length);
-        cols[8]!.push(ch.fields.headings.length);
-        cols[9]!.push(ch.fields.body.length);
-        cols[10]!.push(chunkVector(ch.fields));
+    // Chunks the writer numbered (a rebuild), then those the sequence numbers.
+    for (const numbered of [true, false]) {
+      const cols: unknown[][] = [[], [], [], [], [], [], [], [], [], [], []];
+      if (numbered) cols.push([]);
+      const fields = new Map<string, ChunkRecord['fields']>();
+      for (const o of list) {
+        if ((o.ids !== undefined) !== numbered) continue;
+        for (const [k, ch] of o.chunks.entries()) {
+          cols[0]!.push(o.id);
+          cols[1]!.push(ch.startLine);
+          cols[2]!.push(ch.endLine);
+          cols[3]!.push(ch.startByte);
+          cols[4]!.push(ch.endByte);
+          cols[5]!.push(ch.headingPath);
+          cols[6]!.push(ch.fields.language);
+          cols[7]!.push(ch.fields.title.length);
+          cols[8]!.push(ch.fields.headings.length);
+          cols[9]!.push(ch.fields.body.length);
+          cols[10]!.push(chunkVector(ch.fields));
+          if (numbered) cols[11]!.push(o.ids![k]);
+          else fields.set(`${o.id}:${ch.startLine}`, ch.fields);
+        }
       }
+      if (cols[0]!.length === 0) continue;
+      if (numbered) {
+        await this.q(this.sql.insertChunks, cols);
+        continue;
+      }
+      const rows = (await this.q(this.sql.insertChunksNumbered, cols)).rows as Array<{
+        id: string;
+        file_id: string;
+        start_line: number;
+      }>;
+      // In the order written (ids from the sequence grow), each with its analysis.
+      rows.sort((a, b) => Number(a.id) - Number(b.id));
+      await this.champions.written(
+        rows.map((r) => Number(r.id)),
+        rows.map((r) => fields.get(`${r.file_id}:${r.start_line}`)!),
+      );
     }
-    if (fields.length === 0) return;
-    await this.q(this.sql.insertChunks, cols);
-    await this.champions.written(cols[11] as number[], fields);
   }
 
   // ------------------------------------------------------------ IndexWriter
@@ -504,8 +528,8 @@ export class PgWriter implements IndexWriter {
     this.inserted += chunks.length;
     this.chunkCounts.set(id, chunks.length);
     this.remember(id, file, chunks.length, this.backend.originOf(file.source));
-    const ids = await this.nextChunkIds(chunks.length);
-    this.champions.queued(ids, chunks);
+    const ids = this.champions.building ? await this.nextChunkIds(chunks.length) : undefined;
+    if (ids) this.champions.queued(ids, chunks);
     await this.queue({ kind: 'add', id, file, chunks, ids }, chunks);
     return id;
   }
@@ -518,8 +542,8 @@ export class PgWriter implements IndexWriter {
     this.deleted += before;
     this.chunkCounts.set(id, chunks.length);
     this.remember(id, file, chunks.length, this.backend.originOf(file.source));
-    const ids = await this.nextChunkIds(chunks.length);
-    this.champions.queued(ids, chunks);
+    const ids = this.champions.building ? await this.nextChunkIds(chunks.length) : undefined;
+    if (ids) this.champions.queued(ids, chunks);
     await this.queue({ kind: 'replace', id, file, chunks, ids }, chunks);
   }
 
