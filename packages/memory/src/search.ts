@@ -2,6 +2,7 @@ import { closeSync, readSync } from 'node:fs';
 import { jsonBytes, OutputBudget, openInRootSync } from '@lectern/core';
 import { RawQueryError, type SearchHit } from './backend/types.js';
 import { fileKey, type StoreContext, sourceById } from './context.js';
+import { championTuning } from './lib/champions.js';
 import { MemoryError } from './lib/errors.js';
 import { compilePathGlob } from './lib/path-glob.js';
 import { parseQuery, type QueryTerm, queryTerms } from './lib/query.js';
@@ -171,6 +172,11 @@ export async function runSearch(
         `more than ${MAX_RANKED_CHUNKS} chunks match this raw query, so only ${MAX_RANKED_CHUNKS} of them were ranked: the most recently indexed; narrow the expression to rank every match.`,
       ]
     : [];
+  for (const phrase of page.cappedPhrases ?? []) {
+    notes.push(
+      `more than ${championTuning.phraseCap} chunks hold the phrase "${phrase}", so only the ${championTuning.phraseCap} most recently indexed were ranked for it; add a rarer word to rank every match.`,
+    );
+  }
   const budget = new OutputBudget(maxBytes, SEARCH_RESERVED_BYTES + jsonBytes(page.expression));
   const results: Citation[] = [];
   for (const hit of page.hits) {

@@ -138,6 +138,11 @@ export interface SearchPage {
   formsOf?: ReadonlyArray<{ language: Language; words: readonly string[] }>;
   /** True when a raw query matched more than `MAX_RANKED_CHUNKS` chunks, of which that many were ranked. */
   capped?: boolean;
+  /**
+   * Phrases of the query found in more than `championTuning.phraseCap` chunks: for each, the most
+   * recently indexed that many of them were ranked (as the phrase's words typed).
+   */
+  cappedPhrases?: string[];
 }
 
 /** Thrown by {@link MemoryBackend.search} for a raw query the backend cannot parse. */

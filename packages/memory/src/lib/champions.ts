@@ -1,4 +1,5 @@
 import { BM25, FIELD_WEIGHTS } from '@lectern/text';
+import { MAX_RANKED_CHUNKS } from '../limits.js';
 import type { AnalysedChunk } from './analysis.js';
 
 /**
@@ -15,6 +16,10 @@ import type { AnalysedChunk } from './analysis.js';
  * incremental reindex removes the lists' rows of the chunks it removes and admits a new chunk
  * to a list when it weighs at least as much as the list's last chunk did ({@link admits}). A
  * term that becomes that common between full reindexes has no list and is read in full.
+ *
+ * A phrase has no list: its chunks are found by the index's positions, and one held by more
+ * than `championTuning.phraseCap` chunks (`MAX_RANKED_CHUNKS`) is ranked among the most
+ * recently indexed that many, as a raw query is, and the answer says so.
  */
 
 /** A term found in more than this many chunks gets a champion list. */
@@ -27,7 +32,12 @@ export const CHAMPION_SIZE = 400;
  * @internal The thresholds every builder and search reads (tests set small ones so a small
  * index has listed terms; restore them after).
  */
-export const championTuning = { minDf: CHAMPION_MIN_DF, size: CHAMPION_SIZE };
+export const championTuning = {
+  minDf: CHAMPION_MIN_DF,
+  size: CHAMPION_SIZE,
+  /** Most chunks holding one phrase that are ranked for it: the most recently indexed. */
+  phraseCap: MAX_RANKED_CHUNKS,
+};
 
 /** Field lengths a list's order was computed with: average title, headings and body length. */
 export type Averages = readonly [number, number, number];

@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { championTests } from './suite-champions.js';
 import { formsTests } from './suite-forms.js';
 import { hardeningTests, hardeningToolTests } from './suite-hardening.js';
 import { memoriaTests } from './suite-memoria.js';
@@ -20,6 +21,7 @@ export function memoryBackendSuite(target: BackendUnderTest): void {
   describe(`memory tools on ${target.name}`, () => toolTests(target));
   describe(`memoria preset on ${target.name}`, () => memoriaTests(target));
   describe(`word forms on ${target.name}`, () => formsTests(target));
+  describe(`very common terms on ${target.name}`, () => championTests(target));
   describe(`watched notes on ${target.name}`, () => watchTests(target));
   describe(`hardening on ${target.name}`, () => hardeningTests(target));
   describe(`hardening tools on ${target.name}`, () => hardeningToolTests(target));

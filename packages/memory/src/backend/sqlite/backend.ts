@@ -230,6 +230,7 @@ class SqliteBackend implements MemoryBackend {
           ? facts.queryLanguages.map((language) => ({ language, words }))
           : [],
       capped: ranked.capped,
+      cappedPhrases: ranked.cappedPhrases,
     };
   }
 
@@ -383,7 +384,10 @@ class SqliteWriter implements IndexWriter {
   constructor(
     private readonly backend: SqliteBackend,
     private readonly cache: WriterCache,
-  ) {}
+  ) {
+    // The first build of an index is a full one: it builds the champion lists too.
+    if (cache.files.size === 0) this.builder = new ChampionBuilder();
+  }
 
   private s(sql: string): Statement {
     return this.backend.writerStmt(sql);

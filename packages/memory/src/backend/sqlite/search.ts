@@ -1,5 +1,5 @@
 import type { Language } from '@lectern/text';
-import { championTuning, phraseListTerm, unpackCounts } from '../../lib/champions.js';
+import { championTuning, unpackCounts } from '../../lib/champions.js';
 import {
   type IndexStats,
   planQuery,
@@ -102,6 +102,8 @@ export interface RankedPage {
   /** The best `need` chunks, best first. */
   rows: Ranked[];
   capped: boolean;
+  /** Phrases found in more chunks than `championTuning.phraseCap`: the newest that many ranked. */
+  cappedPhrases: string[];
   plan: QueryPlan | undefined;
 }
 
@@ -120,12 +122,13 @@ export function rankText(
 ): RankedPage {
   const languages = facts.queryLanguages;
   const clauses = queryClauses(text, languages);
-  const { plan, df } = makePlan(clauses, languages, facts, stmt);
-  const rows = gather(plan, df, facts, stmt, allowed, undefined).top(need);
+  const plan = makePlan(clauses, languages, facts, stmt);
+  const { scorer, capped } = gather(plan, facts, stmt, allowed, undefined);
+  const rows = scorer.top(need);
   const top = rows[0];
   const match: SearchMatch =
     top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
-  return { match, expression: plan.expression, rows, capped: false, plan };
+  return { match, expression: plan.expression, rows, capped: false, cappedPhrases: capped, plan };
 }
 
 function makePlan(
@@ -133,7 +136,7 @@ function makePlan(
   languages: readonly Language[],
   facts: ChunkFacts,
   stmt: (sql: string) => Statement,
-): { plan: QueryPlan; df: ReadonlyMap<string, number> } {
+): QueryPlan {
   const { terms, prefixes } = termsToLookUp(clauses, languages);
   const dfStmt = stmt(SQL.documentFrequency).pluck();
   const df = new Map<string, number>();
@@ -147,7 +150,7 @@ function makePlan(
       list.map(([term, d]) => ({ term, df: d })),
     );
   }
-  return { plan: planQuery(clauses, languages, df, expansions, facts.stats), df };
+  return planQuery(clauses, languages, df, expansions, facts.stats);
 }
 
 /** Splits a packed list of `id * 4 + field` codes (see `SQL.places`). */
@@ -173,12 +176,12 @@ function eachPlace(packed: string, visit: (id: number, field: number) => void): 
  */
 function gather(
   plan: QueryPlan,
-  df: ReadonlyMap<string, number>,
   facts: ChunkFacts,
   stmt: (sql: string) => Statement,
   allowed: ((fileId: number) => boolean) | undefined,
   within: ReadonlySet<number> | undefined,
-): Scorer {
+): { scorer: Scorer; capped: string[] } {
+  const capped: string[] = [];
   const scorer = new Scorer(plan, facts.stats, facts.id.length);
   const langCode = new Map<Language, number>(facts.languages.map((l, i) => [l, i]));
   const lengths = facts.lengths;
@@ -193,7 +196,7 @@ function gather(
   const view = (s: number) => lengths.subarray(3 * s, 3 * s + 3);
   const places = stmt(SQL.places).pluck();
   const matching = stmt(SQL.matching).pluck();
-  const phraseIn = stmt(SQL.matchingAmong).pluck();
+  const matchingAll = stmt(SQL.matchingAll).pluck();
   // A term's champion list (`lib/champions.ts`) when it has one: then it counts there only.
   const listStmt = stmt(SQL.championList).raw(true);
   const lists = new Map<string, Array<[number, number]> | undefined>();
@@ -289,31 +292,29 @@ function gather(
           if (s < 0 || !langs.has(facts.lang[s]!)) return;
           flags.set(s, (flags.get(s) ?? 0) | (1 << f));
         };
-        const words = key.split(' ');
-        if (words.every((w) => listOf(w) !== undefined)) {
-          // Every word is very common: the phrase is looked for in every chunk's title and
-          // headings, and in the body of the chunks of its rarest word's list only. (A rare
-          // phrase's body matches are few and cheap to read in full; a common one's are read
-          // among the list's chunks, which FTS5 does fast when most of them match.)
-          const list = new Set<number>();
-          for (const [id] of listOf(phraseListTerm(words, (t) => df.get(t) ?? 0))!) list.add(id);
-          for (const f of [0, 1]) {
-            for (const id of matching.all(`{${COLUMNS[f]}} : ${quoted}`, 1e9) as number[]) {
-              flag(id, f);
-              list.add(id);
-            }
-          }
-          const cap = championTuning.minDf;
-          let inBody = matching.all(`{body} : ${quoted}`, cap + 1) as number[];
-          if (inBody.length > cap) {
-            inBody = phraseIn.all(`{body} : ${quoted}`, JSON.stringify([...list])) as number[];
-          }
-          for (const id of inBody) if (list.has(id)) flag(id, 2);
-        } else {
-          COLUMNS.forEach((col, f) => {
-            for (const id of matching.all(`{${col}} : ${quoted}`, 1e9) as number[]) flag(id, f);
-          });
+        // The chunks holding it that the search may return, newest first, at most the cap.
+        const cap = championTuning.phraseCap;
+        const held: number[] = [];
+        for (const id of matchingAll.iterate(quoted) as Iterable<number>) {
+          const s = slotOf(id);
+          if (s < 0 || !langs.has(facts.lang[s]!)) continue;
+          held.push(id);
+          if (held.length > cap) break;
         }
+        let from = 0;
+        if (held.length > cap) {
+          held.length = cap;
+          from = held[held.length - 1]!;
+          capped.push(clause.surface.join(' '));
+        }
+        const kept = new Set(held);
+        // Each field's matches, newest first down to the oldest kept (FTS5 stops there).
+        COLUMNS.forEach((col, f) => {
+          for (const id of matchingAll.iterate(`{${col}} : ${quoted}`) as Iterable<number>) {
+            if (id < from) break;
+            if (kept.has(id)) flag(id, f);
+          }
+        });
         for (const [s, m] of flags) {
           scorer.add(
             i,
@@ -351,7 +352,7 @@ function gather(
       if (s >= 0) scorer.touch(s, id);
     }
   }
-  return scorer;
+  return { scorer, capped };
 }
 
 /**
@@ -382,7 +383,7 @@ export function rankRaw(
   const capped = ids.length > MAX_RANKED_CHUNKS;
   if (capped) ids = ids.slice(0, MAX_RANKED_CHUNKS);
   const clauses = queryClauses(words.join(' '), languages);
-  const { plan, df } = makePlan(clauses, languages, facts, stmt);
-  const rows = gather(plan, df, facts, stmt, allowed, new Set(ids)).top(need);
-  return { match: 'raw', expression: text, rows, capped, plan };
+  const plan = makePlan(clauses, languages, facts, stmt);
+  const rows = gather(plan, facts, stmt, allowed, new Set(ids)).scorer.top(need);
+  return { match: 'raw', expression: text, rows, capped, cappedPhrases: [], plan };
 }

@@ -73,9 +73,8 @@ export const SQL = {
     "SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'heading_path' THEN 1 ELSE 2 END) FROM temp.chunks_places WHERE term = ?",
   /** Chunks matching an FTS5 expression (over the analysed terms), highest ids first. */
   matching: 'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC LIMIT ?',
-  /** Those of the chunks listed in a JSON array that match an FTS5 expression. */
-  matchingAmong:
-    'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))',
+  /** Every chunk matching an FTS5 expression, highest ids first (read lazily, stopped early). */
+  matchingAll: 'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC',
   chunkCount: "SELECT value FROM meta WHERE key = 'chunk_count'",
 
   // ---------------------------------------------------------------- champion lists

@@ -96,13 +96,13 @@ describe('SQLite storage', () => {
     const dbPath = join(dir.path, 'old.db');
     const old = new Database(dbPath);
     old.exec(
-      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '2'), ('built_at', 'x'); CREATE TABLE files (id INTEGER PRIMARY KEY, source TEXT, path TEXT);",
+      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '3'), ('built_at', 'x'); CREATE TABLE files (id INTEGER PRIMARY KEY, source TEXT, path TEXT);",
     );
     old.close();
     const store = open({ dbPath });
     const listed = await store.listSources();
     expect(listed.built).toBe(false);
-    expect(listed.warnings.join(' ')).toMatch(/another version \(schema 2, expected 3\)/);
+    expect(listed.warnings.join(' ')).toMatch(/another version \(schema 3, expected 4\)/);
     expect((await store.search({ query: 'walnut' })).results).toHaveLength(1);
   });
 });
