@@ -1,4 +1,4 @@
-import { phraseListTerm } from '../../lib/champions.js';
+import { championTuning } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
 import type { PlannedClause, QueryPlan } from '../../lib/rank.js';
 import type { ChampionStatements } from './champions.js';
@@ -15,9 +15,9 @@ export function operand(term: string): string {
  * - a term is listed iff its list holds a chunk;
  * - a word or prefix term that is listed counts in the chunks of its list only, with the list's
  *   counts (never the counts of a chunk's vector), so its other chunks are never read;
- * - a phrase whose words are all listed is found in the title or heading path of any chunk
- *   (the `chunks_ab` index) and in the body of the chunks of its rarest word's list
- *   (`phraseListTerm`) only; its fields are checked exactly in those chunks, in no others.
+ * - a phrase counts in the chunks holding it (in a language it is made for, among the chunks
+ *   the search may return), and when more than `championTuning.phraseCap` do, in the most
+ *   recently indexed that many only (the highest chunk ids), which the answer reports.
  */
 export class ChampionRows {
   /** The plan's terms that have a list. */
@@ -26,21 +26,15 @@ export class ChampionRows {
   private readonly byTerm = new Map<string, number[]>();
   /** Per chunk, its list rows: term and packed counts, alternating. */
   private readonly byChunk = new Map<number, Array<string | number>>();
-  /**
-   * Per phrase clause (plan index), per language whose variant is all listed words: the
-   * chunks of the list standing for it (its body is checked in those only).
-   */
-  private readonly phraseLists = new Map<number, Map<Language, ReadonlySet<number>>>();
+  /** Per phrase clause (plan index), per language: the chunks it counts in. */
+  private readonly phraseChunks = new Map<number, Map<Language, ReadonlySet<number>>>();
+  /** Phrases held by more chunks than the cap (as typed), once per capped variant. */
+  readonly capped: string[] = [];
 
   private constructor(private readonly plan: QueryPlan) {}
 
   /** Reads the lists of every term of the plan (rows only for listed ones). */
-  static async load(
-    run: Run,
-    sql: ChampionStatements,
-    plan: QueryPlan,
-    df: ReadonlyMap<string, number>,
-  ): Promise<ChampionRows> {
+  static async load(run: Run, sql: ChampionStatements, plan: QueryPlan): Promise<ChampionRows> {
     const out = new ChampionRows(plan);
     const terms = new Set<string>();
     for (const c of plan.clauses)
@@ -60,18 +54,54 @@ export class ChampionRows {
         rows.push(row.term, Number(row.counts[k]));
       });
     }
-    if (out.listed.size === 0) return out;
-    plan.clauses.forEach((c, i) => {
-      if (c.kind !== 'phrase') return;
-      const byLang = new Map<Language, ReadonlySet<number>>();
-      for (const [lang, list] of c.terms) {
-        if (!list.every((t) => out.listed.has(t))) continue;
-        const term = phraseListTerm(list, (t) => df.get(t) ?? 0);
-        byLang.set(lang, new Set(out.byTerm.get(term) ?? []));
-      }
-      if (byLang.size > 0) out.phraseLists.set(i, byLang);
-    });
     return out;
+  }
+
+  /**
+   * Finds the chunks each phrase counts in: per variant (the languages sharing its terms), the
+   * newest `phraseCap` + 1 chunks holding it that the search may return (`where`: conditions on
+   * `c` with parameters from `values.length + 1` on), in one statement.
+   */
+  async phrases(
+    run: Run,
+    table: string,
+    variants: ReadonlyArray<{ clause: number; langs: Language[]; terms: readonly string[] }>,
+    where: string[],
+    values: unknown[],
+  ): Promise<void> {
+    if (variants.length === 0) return;
+    const all = [...values];
+    const param = (v: unknown) => `$${all.push(v)}`;
+    const cap = championTuning.phraseCap;
+    const limit = param(cap + 1);
+    const parts = variants.map(({ langs, terms }, k) => {
+      const conditions = [
+        `c.terms @@ ${param(terms.map(operand).join(' <-> '))}::tsquery`,
+        `c.lang = ANY(${param(langs)}::text[])`,
+        ...where,
+      ];
+      return `SELECT ${k} AS k, ARRAY(SELECT c.id FROM ${table} c WHERE ${conditions.join(' AND ')}
+        ORDER BY c.id DESC LIMIT ${limit}) AS ids`;
+    });
+    const r = await run({ text: parts.join(' UNION ALL '), values: all });
+    const found = new Map<number, number[]>();
+    for (const row of r.rows as Array<{ k: number; ids: string[] }>) {
+      found.set(Number(row.k), row.ids.map(Number));
+    }
+    variants.forEach(({ clause, langs }, k) => {
+      const ids = found.get(k) ?? [];
+      if (ids.length > cap) {
+        ids.length = cap;
+        this.capped.push(this.plan.clauses[clause]!.surface.join(' '));
+      }
+      const set = new Set(ids);
+      let byLang = this.phraseChunks.get(clause);
+      if (!byLang) {
+        byLang = new Map();
+        this.phraseChunks.set(clause, byLang);
+      }
+      for (const l of langs) byLang.set(l, set);
+    });
   }
 
   /** Whether a clause needs no look-up besides the lists' (none of its chunks is elsewhere). */
@@ -97,41 +127,30 @@ export class ChampionRows {
       for (const t of all) if (!this.listed.has(t)) out.add(operand(t));
       return [...out];
     }
-    if (c.kind === 'phrase') {
-      for (const list of c.terms.values()) {
-        if (list.every((t) => this.listed.has(t))) continue;
-        out.add(`(${list.map(operand).join(' <-> ')})`);
-      }
-      return [...out];
-    }
+    // A phrase's chunks are known (`phrases`): they are looked up with the lists'.
+    if (c.kind === 'phrase') return [];
     for (const list of c.terms.values())
       for (const t of list) if (!this.listed.has(t)) out.add(operand(t));
     return [...out];
   }
 
   /**
-   * What the lists make candidates before any other look-up: the chunks of the listed terms of
-   * word and prefix clauses and of the lists standing for phrases, and the `tsquery` of the
-   * phrases of listed words, looked for in titles and heading paths (undefined: none).
+   * What is looked up before any other clause: the chunks of the listed terms of word and
+   * prefix clauses, and those the phrases count in.
    */
-  seed(): { ids: number[]; titles: string | undefined } {
+  seed(): number[] {
     const ids = new Set<number>();
-    const titles = new Set<string>();
     this.plan.clauses.forEach((c, i) => {
       if (c.kind === 'phrase') {
-        const byLang = this.phraseLists.get(i);
-        if (!byLang) return;
-        for (const set of byLang.values()) for (const id of set) ids.add(id);
-        for (const lang of byLang.keys()) {
-          titles.add(`(${c.terms.get(lang)!.map(operand).join(' <-> ')})`);
-        }
+        for (const set of this.phraseChunks.get(i)?.values() ?? [])
+          for (const id of set) ids.add(id);
         return;
       }
       for (const list of c.terms.values()) {
         for (const t of list) for (const id of this.byTerm.get(t) ?? []) ids.add(id);
       }
     });
-    return { ids: [...ids], titles: titles.size > 0 ? [...titles].join(' | ') : undefined };
+    return [...ids];
   }
 
   /** A chunk's list rows: term and packed counts, alternating (undefined: in no list). */
@@ -140,13 +159,10 @@ export class ChampionRows {
   }
 
   /**
-   * A phrase clause's fields in a chunk (bits: 0 title, 1 heading path, 2 body) as the lists
-   * let it count: for a variant of listed words, the body only in the chunks of its list,
-   * unless the phrase is in the chunk's title or heading path (then every field, exactly).
+   * A phrase clause's fields in a chunk (bits: 0 title, 1 heading path, 2 body), or none when
+   * the phrase does not count there (see {@link phrases}).
    */
   phraseFields(clause: number, lang: Language, id: number, fields: number): number {
-    const set = this.phraseLists.get(clause)?.get(lang);
-    if (!set || (fields & 3) !== 0 || set.has(id)) return fields;
-    return 0;
+    return this.phraseChunks.get(clause)?.get(lang)?.has(id) ? fields : 0;
   }
 }

@@ -48,9 +48,9 @@ export type ChampionStatements = ReturnType<typeof championStatements>;
 type Query = (text: string, values?: unknown[]) => Promise<Pg.QueryResult>;
 
 /**
- * The champion lists' side of one reindex transaction. A full reindex (the index cleared, as
- * on SQLite) builds the lists from every chunk written, in write order, and stores them at
- * the end; an incremental one admits each new chunk to the lists of the listed terms it
+ * The champion lists' side of one reindex transaction. A full reindex (the index cleared) or
+ * the first build of an index builds the lists from every chunk written, in write order, and
+ * stores them at the end; an incremental one admits each new chunk to the lists of the listed terms it
  * weighs enough in. (The rows of removed chunks go with them: `deleteChunks` in `sql.ts`.)
  */
 export class ChampionWriter {
@@ -62,7 +62,10 @@ export class ChampionWriter {
     private readonly sql: ChampionStatements,
     /** The index's meta rows as the transaction found them. */
     meta: ReadonlyMap<string, string>,
+    /** Whether the index holds no file yet: its first build builds the lists too. */
+    empty: boolean,
   ) {
+    if (empty) this.builder = new ChampionBuilder();
     const stored = meta.get(AVERAGES_KEY);
     if (stored) this.averages = JSON.parse(stored) as Averages;
   }

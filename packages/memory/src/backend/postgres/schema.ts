@@ -173,11 +173,7 @@ function migrations(n: Names, unaccent: string): string[][] {
         term text COLLATE "C" PRIMARY KEY, floor float8 NOT NULL,
         chunk_ids bigint[] NOT NULL, counts bigint[] NOT NULL
       )`,
-      // A phrase of listed words is looked for in every chunk's title and heading path: their
-      // entries alone (weights A and B) are small, and this index finds them without reading
-      // the chunks of its (very common) words.
-      `CREATE INDEX chunks_ab ON ${s}.chunks USING gin (ts_filter(terms, '{a,b}'))`,
-      // Lists are made by a full reindex: until the next one, nothing is listed.
+      // Lists are made by a full reindex (or a first build): until then, nothing is listed.
     ],
   ];
 }

@@ -157,7 +157,7 @@ export class PgSearch {
     if (match !== 'raw') expression = plan.expression;
 
     const need = request.offset + request.limit + 1;
-    const champions = await ChampionRows.load(run, this.sql.champions, plan, df);
+    const champions = await ChampionRows.load(run, this.sql.champions, plan);
     const scorer = await this.score(run, plan, stats, files, within, need, champions);
     const rows = scorer.top(need);
     if (match !== 'raw') {
@@ -197,6 +197,7 @@ export class PgSearch {
       forms: [],
       formsOf: words.length > 0 ? languages.map((language) => ({ language, words })) : [],
       capped,
+      ...(champions.capped.length > 0 ? { cappedPhrases: champions.capped } : {}),
     };
   }
 
@@ -227,6 +228,24 @@ export class PgSearch {
     }
     const chunks = new Candidates(plan, champions);
     const phrases = chunks.phrases.map((i) => phraseFields(plan.clauses[i]!));
+    // The chunks each phrase counts in (at most the cap, the newest), among those allowed.
+    const allowed: string[] = [];
+    const allowedValues: unknown[] = [];
+    if (files) allowed.push(`c.file_id = ANY($${allowedValues.push(files)}::bigint[])`);
+    if (within) allowed.push(`c.id = ANY($${allowedValues.push(within)}::bigint[])`);
+    await champions.phrases(
+      run,
+      `${this.n.s}.chunks`,
+      chunks.phrases.flatMap((i) =>
+        phraseFields(plan.clauses[i]!).map((v) => ({
+          clause: i,
+          langs: v.langs as Language[],
+          terms: v.terms,
+        })),
+      ),
+      allowed,
+      allowedValues,
+    );
     const look = (where: string[], values: unknown[], guard = false) =>
       this.fetch(run, [...terms], phrases, where, values, files, chunks, guard);
     if (within) {
@@ -234,18 +253,9 @@ export class PgSearch {
       return chunks.score(stats, within);
     }
     if (plan.clauses.length === 0) return new Scorer(plan, stats, 0);
-    // The lists' chunks first (a few hundred a listed term), with the phrases of listed words
-    // found in titles and heading paths (the chunks_ab index).
+    // The lists' chunks first (a few hundred a listed term), and the phrases'.
     const seed = champions.seed();
-    if (seed.titles !== undefined) {
-      await look(
-        [`(c.id = ANY($2::bigint[]) OR ts_filter(c.terms, '{a,b}') @@ $3::tsquery)`],
-        [seed.ids, seed.titles],
-        true,
-      );
-    } else if (seed.ids.length > 0) {
-      await look(['c.id = ANY($2::bigint[])'], [seed.ids], true);
-    }
+    if (seed.length > 0) await look(['c.id = ANY($2::bigint[])'], [seed], true);
     // Rarest first (highest ceiling); the first look-up takes clauses while their chunks are
     // few (a clause the lists answer in full costs none: it is looked up already).
     const order = plan.clauses
@@ -358,7 +368,11 @@ export class PgSearch {
 }
 
 /** A phrase clause's checks per field, per group of languages that share its terms. */
-type PhraseFields = Array<{ langs: string[]; fields: [string, string, string] }>;
+type PhraseFields = Array<{
+  langs: string[];
+  terms: readonly string[];
+  fields: [string, string, string];
+}>;
 
 function phraseFields(c: PlannedClause): PhraseFields {
   const byTerms = new Map<string, { langs: string[]; list: readonly string[] }>();
@@ -370,6 +384,7 @@ function phraseFields(c: PlannedClause): PhraseFields {
   }
   return [...byTerms.values()].map(({ langs, list }) => ({
     langs,
+    terms: list,
     fields: (['A', 'B', 'D'] as const).map((w) =>
       list.map((t) => `${operand(t)}:${w}`).join(' <-> '),
     ) as [string, string, string],

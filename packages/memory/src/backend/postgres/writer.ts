@@ -154,6 +154,7 @@ export class PgWriter implements IndexWriter {
       (text, values) => this.q(text, values),
       this.sql.champions,
       meta,
+      cache.files.size === 0,
     );
   }
 
