@@ -11,6 +11,7 @@ import {
   Scorer,
   termsToLookUp,
 } from '../../lib/rank.js';
+import type { QueryClause } from '@lectern/text';
 import { MAX_RANKED_CHUNKS } from '../../limits.js';
 import { hitFromRow } from '../hit.js';
 import {
@@ -49,6 +50,29 @@ const FIRST_LOOKUP_CHUNKS = 1000;
  */
 export const searchTuning = { firstLookupChunks: FIRST_LOOKUP_CHUNKS };
 
+/** The totals' row of `rankingStats`. */
+interface StatsRow {
+  docs: string;
+  title: string;
+  headings: string;
+  body: string;
+  languages: string | null;
+  generation: string | null;
+}
+
+/** A row of `termStats`: a term's document frequency (for a prefix, one of its terms). */
+interface TermRow {
+  prefix: string | null;
+  term: string;
+  df: number;
+}
+
+/** The languages a search stems in, from the `languages` meta value. */
+function languagesOf(stored: string | null): Language[] {
+  const list = stored ? (JSON.parse(stored) as Language[]) : [];
+  return list.length > 0 ? [...list].sort() : ['simple'];
+}
+
 /** A `tsquery` operand: the term quoted. */
 function operand(term: string): string {
   return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
@@ -69,6 +93,9 @@ export class PgSearch {
     private readonly originValues: readonly string[],
   ) {}
 
+  /** The `languages` meta value the last search read (undefined before the first). */
+  private storedLanguages: string | null | undefined;
+
   async search(run: Run, request: SearchRequest): Promise<SearchPage> {
     const { s } = this.n;
     let files: number[] | undefined;
@@ -81,16 +108,29 @@ export class PgSearch {
       const keep = request.pathFilter;
       files = rows.filter((r) => !keep || keep(r.source, r.path)).map((r) => Number(r.id));
     }
-    const st = (await run({ text: this.sql.rankingStats })).rows[0] as
-      | {
-          docs: string;
-          title: string;
-          headings: string;
-          body: string;
-          languages: string | null;
-          generation: string | null;
-        }
-      | undefined;
+    // The languages decide the terms to look up: with those of the last search, the totals and
+    // the terms' frequencies come in one round trip; kept only when the languages are the same.
+    const speculate = request.query.kind !== 'raw' && this.storedLanguages !== undefined;
+    let st: (StatsRow & { terms?: Array<[string | null, string, number]> }) | undefined;
+    let guessed: { clauses: QueryClause[]; found: TermRow[] } | undefined;
+    if (speculate) {
+      const stored = this.storedLanguages ?? null;
+      const clauses = queryClauses(request.query.text, languagesOf(stored));
+      const look = termsToLookUp(clauses, languagesOf(stored));
+      st = (
+        await run({
+          text: this.sql.rankingAndTermStats,
+          values: [look.terms, look.prefixes],
+        })
+      ).rows[0] as typeof st;
+      if (st?.terms && (st.languages ?? null) === stored) {
+        const found = st.terms.map(([prefix, term, df]) => ({ prefix, term, df }));
+        guessed = { clauses, found };
+      }
+    } else {
+      st = (await run({ text: this.sql.rankingStats })).rows[0] as StatsRow | undefined;
+    }
+    if (st) this.storedLanguages = st.languages ?? null;
     const stats: IndexStats = {
       docs: Number(st?.docs ?? 0),
       totals: {
@@ -99,8 +139,7 @@ export class PgSearch {
         body: Number(st?.body ?? 0),
       },
     };
-    const stored = st?.languages ? (JSON.parse(st.languages) as Language[]) : [];
-    const languages: Language[] = stored.length > 0 ? [...stored].sort() : ['simple'];
+    const languages = languagesOf(st?.languages ?? null);
 
     let match: SearchMatch;
     let expression: string;
@@ -139,14 +178,17 @@ export class PgSearch {
       expression = '';
     }
 
-    const clauses = queryClauses(text, languages);
-    const look = termsToLookUp(clauses, languages);
-    const found = (
-      await run({
-        text: this.sql.termStats,
-        values: [look.terms, look.prefixes],
-      })
-    ).rows as Array<{ prefix: string | null; term: string; df: number }>;
+    const clauses = guessed?.clauses ?? queryClauses(text, languages);
+    let found = guessed?.found;
+    if (!found) {
+      const look = termsToLookUp(clauses, languages);
+      found = (
+        await run({
+          text: this.sql.termStats,
+          values: [look.terms, look.prefixes],
+        })
+      ).rows as TermRow[];
+    }
     const df = new Map<string, number>();
     const expansions = new Map<string, Array<{ term: string; df: number }>>();
     for (const row of found) {
