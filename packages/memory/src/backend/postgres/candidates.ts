@@ -35,6 +35,15 @@ export class Candidates {
     this.abPos.push(position);
     this.abField.push(weight === 'A' ? 0 : 1);
   };
+  // The row's fields as position ranges (see `fieldBounds`): title, heading path start and end.
+  private readonly bounds = [0, 0, 0];
+  private readonly visitQByRange = (term: string, position: number): void => {
+    const [titleEnd, headingsStart, headingsEnd] = this.bounds;
+    const field =
+      position <= titleEnd! ? 0 : position >= headingsStart! && position <= headingsEnd! ? 1 : 2;
+    const clauses = this.rowCounted?.get(term);
+    if (clauses) for (const c of clauses) this.counts[this.rowBase + 3 * c + field]! += 1;
+  };
   private readonly visitQ = (term: string, position: number): void => {
     let field = 2;
     for (let k = 0; k < this.abTerm.length; k++) {
@@ -103,12 +112,17 @@ export class Candidates {
     });
     const counted = this.counted.get(lang);
     if (!counted || q === '') return;
+    this.rowBase = base;
+    this.rowCounted = counted;
+    // The common case: the fields are ranges of positions, told apart without the terms.
+    if (fieldBounds(ab, this.bounds)) {
+      parseVector(q, this.visitQByRange);
+      return;
+    }
     this.abTerm.length = 0;
     this.abPos.length = 0;
     this.abField.length = 0;
     parseVector(ab, this.visitAb);
-    this.rowBase = base;
-    this.rowCounted = counted;
     parseVector(q, this.visitQ);
   }
 
@@ -169,6 +183,78 @@ export class Candidates {
     });
     return scorer;
   }
+}
+
+/** Most positions PostgreSQL keeps in a `tsvector` (text.ts): past it, positions are shared. */
+const MAX_POSITION = 16383;
+
+/**
+ * Reads a chunk's title and heading-path entries (`tsvector` text of weights A and B) into the
+ * fields' position ranges, without reading the terms: the writer (`chunkVector`) gives every
+ * word of the title positions 1, 2, …, then those of the heading path after a gap, each
+ * position to one word. When the entries show exactly that (A positions 1 to their count, B
+ * positions a run as long as their count, all below the cap where positions are shared), sets
+ * `out` to [title end, heading-path start, heading-path end] and returns true: a position of
+ * the chunk is the title's up to the first, the heading path's within the other two, the
+ * body's otherwise. Otherwise (a vector of another shape) returns false, and the entries must
+ * be matched by term and position.
+ */
+export function fieldBounds(text: string, out: number[]): boolean {
+  let countA = 0;
+  let maxA = 0;
+  let countB = 0;
+  let minB = MAX_POSITION;
+  let maxB = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (text.charCodeAt(i) !== 39) {
+      i++;
+      continue;
+    }
+    // Past the quoted term: a doubled quote is a quote, a backslash escapes the next character.
+    i++;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (Number.isNaN(c)) return false;
+      if (c === 92) i += 2;
+      else if (c === 39 && text.charCodeAt(i + 1) === 39) i += 2;
+      else if (c === 39) break;
+      else i++;
+    }
+    i++;
+    if (text.charCodeAt(i) !== 58) return false;
+    i++;
+    for (;;) {
+      let p = 0;
+      let c = text.charCodeAt(i);
+      while (c >= 48 && c <= 57) {
+        p = p * 10 + c - 48;
+        c = text.charCodeAt(++i);
+      }
+      if (p < 1 || p >= MAX_POSITION) return false;
+      if (c === 65) {
+        countA++;
+        if (p > maxA) maxA = p;
+      } else if (c === 66) {
+        countB++;
+        if (p < minB) minB = p;
+        if (p > maxB) maxB = p;
+      } else return false;
+      c = text.charCodeAt(++i);
+      if (c !== 44) break;
+      i++;
+    }
+  }
+  if (countA !== maxA) return false;
+  if (countB === 0) {
+    minB = MAX_POSITION;
+    maxB = 0;
+  } else if (countB !== maxB - minB + 1 || minB <= maxA) return false;
+  out[0] = maxA;
+  out[1] = minB;
+  out[2] = maxB;
+  return true;
 }
 
 /**

@@ -6,7 +6,7 @@ import { postgresForTests, recordStatements, testSchemas } from '../../test-help
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
-import { parseVector } from './candidates.js';
+import { fieldBounds, parseVector } from './candidates.js';
 import { searchTuning } from './search.js';
 
 // The PostgreSQL search path: how many statements a search sends, that the languages it reads
@@ -76,7 +76,7 @@ if (url) {
       }
     }
 
-    test('a search sends four statements (totals, frequencies, candidates, the page), none in a transaction', async () => {
+    test('a search sends three statements (totals and frequencies, candidates, the page), none in a transaction', async () => {
       writeCorpus();
       const store = open();
       await store.reindex();
@@ -94,7 +94,7 @@ if (url) {
           const r = await counter.during(() => store.search(options));
           expect(r.value.results.length, JSON.stringify(options)).toBeGreaterThan(0);
           // source: one more, for the files of the source.
-          expect(r.sent, JSON.stringify(options)).toHaveLength(options.source ? 5 : 4);
+          expect(r.sent, JSON.stringify(options)).toHaveLength(options.source ? 4 : 3);
         }
         expect(counter.texts.filter((t) => /^\s*(BEGIN|COMMIT)/i.test(t))).toEqual([]);
         // A raw query: its matches first, all inside one transaction whose statements carry
@@ -118,12 +118,24 @@ if (url) {
       );
       const searcher = open('m1');
       await searcher.reindex();
+      // Its first search reads English alone: the next one looks up the terms of English.
+      expect((await searcher.search({ query: 'prueba' })).results).toEqual([]);
       dir.write('viaje.md', SPANISH('# Viaje\n\nLas pruebas fueron largas.'));
       const writer = open('m2');
       await writer.reindex();
-      const found = await searcher.search({ query: 'prueba' });
-      expect(found.results.map((r) => r.path)).toEqual(['notes/viaje.md']);
-      expect(found.results[0]!.snippet).toContain('«pruebas»');
+      const counter = recordStatements();
+      try {
+        const found = await counter.during(() => searcher.search({ query: 'prueba' }));
+        expect(found.value.results.map((r) => r.path)).toEqual(['notes/viaje.md']);
+        expect(found.value.results[0]!.snippet).toContain('«pruebas»');
+        // Those terms were the wrong ones: the frequencies of Spanish's are read again.
+        expect(found.sent).toHaveLength(4);
+        const next = await counter.during(() => searcher.search({ query: 'prueba' }));
+        expect(next.value.results.map((r) => r.path)).toEqual(['notes/viaje.md']);
+        expect(next.sent).toHaveLength(3);
+      } finally {
+        counter.restore();
+      }
     });
 
     test('ranks exactly as the SQLite backend: same chunks, same order, same scores', async () => {
@@ -246,7 +258,7 @@ if (url) {
       try {
         // The page (10) and one more fit in zephyr's 12 chunks: "common" cannot reach them.
         const pruned = await counter.during(() => store.search({ query: 'zephyr common' }));
-        expect(pruned.sent).toHaveLength(4);
+        expect(pruned.sent).toHaveLength(3);
         expect(lookups(pruned.sent, pruned.rows)).toEqual([12]);
         expect(await page(store, { query: 'zephyr common' })).toEqual(
           await page(lite, { query: 'zephyr common' }),
@@ -255,7 +267,7 @@ if (url) {
         const whole = await counter.during(() =>
           store.search({ query: 'zephyr common', limit: 12 }),
         );
-        expect(whole.sent).toHaveLength(5);
+        expect(whole.sent).toHaveLength(4);
         expect(lookups(whole.sent, whole.rows)).toEqual([12, 45]);
         expect(await page(store, { query: 'zephyr common', limit: 12 })).toEqual(
           await page(lite, { query: 'zephyr common', limit: 12 }),
@@ -339,5 +351,30 @@ describe('reading the vectors a search fetches', () => {
       seen.push(`${t}@${p}${w}`),
     );
     expect(seen).toEqual(["a'b@1A", "a'b@2D", 'c\\d@3B', 'c\\d@5D', 'e f@4C']);
+  });
+
+  test('the fields of a chunk as position ranges, read from its title and heading-path entries', () => {
+    const out = [0, 0, 0];
+    // Title 1-3, heading path 5-6 (after the gap at 4), in any order of terms.
+    expect(fieldBounds("'a':1A,3A 'b''c':2A,6B 'd\\\\e':5B", out)).toBe(true);
+    expect(out).toEqual([3, 5, 6]);
+    // No heading path; no title (the heading path starts after the title's gap).
+    expect(fieldBounds("'a':1A 'b':2A", out)).toBe(true);
+    expect(out).toEqual([2, 16383, 0]);
+    expect(fieldBounds("'a':2B,3B", out)).toBe(true);
+    expect(out).toEqual([0, 2, 3]);
+    expect(fieldBounds('', out)).toBe(true);
+    expect(out).toEqual([0, 16383, 0]);
+    // Not the writer's shape: matched by term and position instead.
+    for (const text of [
+      "'a':1A,3A", // a hole in the title
+      "'a':2A", // the title not from 1
+      "'a':1A 'b':3B,5B", // a hole in the heading path
+      "'a':1A 'b':16383B", // at the cap, where positions are shared
+      "'a':1A,2", // a body position
+      "'a'", // no positions
+    ]) {
+      expect(fieldBounds(text, out), text).toBe(false);
+    }
   });
 });
