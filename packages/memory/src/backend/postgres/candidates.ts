@@ -1,6 +1,9 @@
 import type { Language } from '../../lib/language.js';
 import { type IndexStats, type QueryPlan, Scorer } from '../../lib/rank.js';
 
+/** Most positions PostgreSQL keeps in a `tsvector` (text.ts): past it, positions are shared. */
+const MAX_POSITION = 16383;
+
 /**
  * The candidate chunks of one PostgreSQL search, kept compact: a search of a common word reads
  * tens of thousands of them, so each is reduced, as it arrives, to its clause counts (per
@@ -11,8 +14,11 @@ export class Candidates {
   private readonly langs: Language[] = [];
   /** Title, heading-path and body length of each candidate. */
   private readonly lengths: number[] = [];
-  /** Per candidate, per clause: title, heading-path and body counts (phrases: 0 or 1). */
-  private readonly counts: number[] = [];
+  /**
+   * Per candidate, per clause: title, heading-path and body counts (phrases: 0 or 1); grown by
+   * doubling (pushing each zero to an array cost ~1 ms for 700 candidates of 18 clauses).
+   */
+  private counts = new Int32Array(0);
   /** Per candidate: whether it holds any term of its language's clauses. */
   private readonly holds: boolean[] = [];
   private readonly width: number;
@@ -34,6 +40,28 @@ export class Candidates {
     this.abTerm.push(term);
     this.abPos.push(position);
     this.abField.push(weight === 'A' ? 0 : 1);
+  };
+  // Scratch of `addCombined`: the query terms' entries, the positions taken (1) and which.
+  private readonly qTerm: string[] = [];
+  private readonly qPos: number[] = [];
+  private readonly occupied = new Uint8Array(MAX_POSITION + 2);
+  private readonly marked: number[] = [];
+  private odd = false;
+  private readonly visitCombined = (term: string, position: number, weight: string): void => {
+    if (weight === 'C') {
+      this.qTerm.push(term);
+      this.qPos.push(position);
+    } else if (weight === 'A' || weight === 'B') {
+      this.abPos.push(position);
+      this.abField.push(weight === 'A' ? 0 : 1);
+    } else {
+      this.odd = true;
+      return;
+    }
+    if (position >= 1 && position <= MAX_POSITION && this.occupied[position] === 0) {
+      this.occupied[position] = 1;
+      this.marked.push(position);
+    }
   };
   // The row's fields as position ranges (see `fieldBounds`): title, heading path start and end.
   private readonly bounds = [0, 0, 0];
@@ -80,6 +108,105 @@ export class Candidates {
   }
 
   /**
+   * Adds one chunk from `v`, its vector with the query's word and prefix terms set to weight C
+   * and cut down to weights A, B and C: every position of those terms, and the title (A) and
+   * heading-path (B) entries of the others. The writer numbers the title's words 1, 2, …, then
+   * those of the heading path after a one-position gap, then the body after another; so the
+   * title is the run of positions from 1 and the heading path the run after the gap, and a
+   * query term's position is in the one it falls in. Returns false, adding nothing, when the
+   * vector does not show that shape (the chunk is then read with {@link add}).
+   */
+  addCombined(
+    id: number,
+    lang: Language,
+    title: number,
+    headings: number,
+    body: number,
+    v: string,
+    phrases: readonly number[],
+  ): boolean {
+    const counted = this.languages.has(lang) ? this.counted.get(lang) : undefined;
+    const q = this.qTerm;
+    const at = this.qPos;
+    q.length = 0;
+    at.length = 0;
+    if (counted && v !== '') {
+      this.abPos.length = 0;
+      this.abField.length = 0;
+      this.odd = false;
+      parseVector(v, this.visitCombined);
+      const runs = q.length === 0 || this.fieldRuns();
+      for (const p of this.marked) this.occupied[p] = 0;
+      this.marked.length = 0;
+      if (!runs) return false;
+    }
+    const base = this.push(id, lang, title, headings, body, phrases);
+    if (base < 0 || !counted) return true;
+    const [titleEnd, headingsStart, headingsEnd] = this.bounds;
+    for (let k = 0; k < q.length; k++) {
+      const position = at[k]!;
+      const field =
+        position <= titleEnd! ? 0 : position >= headingsStart! && position <= headingsEnd! ? 1 : 2;
+      const clauses = counted.get(q[k]!);
+      if (clauses) for (const c of clauses) this.counts[base + 3 * c + field]! += 1;
+    }
+    return true;
+  }
+
+  /**
+   * The title and heading-path runs of the row `visitCombined` read, into `bounds`; false
+   * when its A and B entries are not those runs (or reach the cap, where positions are shared).
+   */
+  private fieldRuns(): boolean {
+    const occupied = this.occupied;
+    let titleEnd = 0;
+    while (occupied[titleEnd + 1] === 1) titleEnd++;
+    let headingsEnd = titleEnd + 1;
+    while (occupied[headingsEnd + 1] === 1) headingsEnd++;
+    if (this.odd || headingsEnd + 1 >= MAX_POSITION) return false;
+    for (let k = 0; k < this.abPos.length; k++) {
+      const p = this.abPos[k]!;
+      const inRun = this.abField[k] === 0 ? p <= titleEnd : p > titleEnd + 1 && p <= headingsEnd;
+      if (!inRun) return false;
+    }
+    this.bounds[0] = titleEnd;
+    this.bounds[1] = titleEnd + 2;
+    this.bounds[2] = headingsEnd;
+    return true;
+  }
+
+  /** Adds a candidate's row (zero counts but its phrases'); its counts' start, or -1 when its language has no clause. */
+  private push(
+    id: number,
+    lang: Language,
+    title: number,
+    headings: number,
+    body: number,
+    phrases: readonly number[],
+  ): number {
+    const row = this.ids.length;
+    this.ids.push(id);
+    this.langs.push(lang);
+    this.lengths.push(title, headings, body);
+    const base = row * this.width;
+    if (base + this.width > this.counts.length) {
+      const grown = new Int32Array(Math.max(base + this.width, 2 * this.counts.length, 1024));
+      grown.set(this.counts);
+      this.counts = grown;
+    }
+    // The language's clauses decide what counts; a chunk in a language the plan lacks scores nothing.
+    const holds = this.languages.has(lang);
+    this.holds.push(holds);
+    if (!holds) return -1;
+    for (let k = 0; k < this.phrases.length; k++) {
+      const fields = phrases[k] ?? 0;
+      const at = base + 3 * this.phrases[k]!;
+      for (let f = 0; f < 3; f++) this.counts[at + f] = (fields >> f) & 1;
+    }
+    return base;
+  }
+
+  /**
    * Adds one chunk from `q` (every position of the query's word and prefix terms it holds, as
    * `tsvector` text), `ab` (its title and heading-path entries, weights A and B) and `phrases`
    * (per phrase clause, the fields it occurs in: bit 0 title, 1 heading path, 2 body): a
@@ -96,20 +223,8 @@ export class Candidates {
     ab: string,
     phrases: readonly number[],
   ): void {
-    const row = this.ids.length;
-    this.ids.push(id);
-    this.langs.push(lang);
-    this.lengths.push(title, headings, body);
-    const base = row * this.width;
-    for (let k = 0; k < this.width; k++) this.counts.push(0);
-    // The language's clauses decide what counts; a chunk in a language the plan lacks scores nothing.
-    const holds = this.languages.has(lang);
-    this.holds.push(holds);
-    if (!holds) return;
-    this.phrases.forEach((clause, k) => {
-      const fields = phrases[k] ?? 0;
-      for (let f = 0; f < 3; f++) this.counts[base + 3 * clause + f] = (fields >> f) & 1;
-    });
+    const base = this.push(id, lang, title, headings, body, phrases);
+    if (base < 0) return;
     const counted = this.counted.get(lang);
     if (!counted || q === '') return;
     this.rowBase = base;
@@ -184,9 +299,6 @@ export class Candidates {
     return scorer;
   }
 }
-
-/** Most positions PostgreSQL keeps in a `tsvector` (text.ts): past it, positions are shared. */
-const MAX_POSITION = 16383;
 
 /**
  * Reads a chunk's title and heading-path entries (`tsvector` text of weights A and B) into the

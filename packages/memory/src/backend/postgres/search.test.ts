@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { AnalysedChunk } from '../../lib/analysis.js';
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
 import { postgresForTests, recordStatements, testSchemas } from '../../test-helpers/postgres.js';
@@ -8,6 +9,7 @@ import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
 import { fieldBounds, parseVector } from './candidates.js';
 import { searchTuning } from './search.js';
+import { chunkVector } from './text.js';
 
 // The PostgreSQL search path: how many statements a search sends, that the languages it reads
 // follow a reindex made elsewhere, and that it ranks exactly as the SQLite backend does: the
@@ -236,7 +238,7 @@ if (url) {
 
     /** The candidate look-ups of a search (the statements reading chunks' vectors). */
     const lookups = (sent: string[], rows: Array<number | undefined>) =>
-      sent.flatMap((t, i) => (t.includes(' AS ab') ? [rows[i]] : []));
+      sent.flatMap((t, i) => (/ AS (v|ab)\b/.test(t) ? [rows[i]] : []));
 
     test('a rare word settles the page alone: the common word of the question is never read', async () => {
       // 150 notes, 45 of them with "common" (kept: under 30% of the chunks), 12 with "zephyr",
@@ -279,6 +281,60 @@ if (url) {
       } finally {
         counter.restore();
         searchTuning.firstLookupChunks = previous;
+      }
+    });
+
+    test("a chunk whose vector is not the writer's shape is read again, by term and position, and scores the same", async () => {
+      writeCorpus();
+      const store = open();
+      await store.reindex();
+      const questions: SearchOptions[] = [
+        { query: 'deploy' },
+        { query: 'rollback canary' },
+        { query: 'how do we roll back a failed deploy?' },
+        { query: '"failed deploy" canary' },
+        { query: 'deploy*' },
+      ];
+      const shown = async (options: SearchOptions) => {
+        const r = await store.search(options);
+        return [r.match, r.fts_query, r.results.map((c) => [c.path, c.start_line, c.score])];
+      };
+      const split = async (options: SearchOptions) => {
+        searchTuning.split = true;
+        try {
+          return await shown(options);
+        } finally {
+          searchTuning.split = false;
+        }
+      };
+      for (const options of questions) {
+        expect(await shown(options), JSON.stringify(options)).toEqual(await split(options));
+      }
+      // Body words of the runbook's chunks marked as title words: no longer a run from 1.
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        const s = `"${schemas.schema('main')}"`;
+        const changed = await admin.query(
+          `UPDATE ${s}.chunks SET terms = setweight(terms, 'A', ARRAY['rest', 'imag'])
+            WHERE file_id = (SELECT id FROM ${s}.files WHERE path = 'ops/deploys.md')
+              AND terms @@ 'rest | imag'`,
+        );
+        expect(changed.rowCount).toBeGreaterThan(0);
+      } finally {
+        await admin.end();
+      }
+      const counter = recordStatements();
+      try {
+        for (const options of questions) {
+          const r = await counter.during(() => shown(options));
+          expect(r.value, JSON.stringify(options)).toEqual(await split(options));
+          // The chunks of the runbook are read again.
+          expect(r.sent, JSON.stringify(options)).toHaveLength(4);
+          expect(r.sent[2]).toMatch(/c\.id = ANY\(\$2::bigint\[\]\)/);
+        }
+      } finally {
+        counter.restore();
       }
     });
 
@@ -344,6 +400,19 @@ if (url) {
 }
 
 describe('reading the vectors a search fetches', () => {
+  test('the writer numbers the title from 1, then the heading path and the body each after a gap', () => {
+    // What `Candidates.addCombined` and `fieldBounds` rely on to tell the fields by position.
+    const text = chunkVector({
+      title: { terms: ['deploy', 'the', 'app'] },
+      headings: { terms: ['roll', 'back'] },
+      body: { terms: ['deploy', 'again'] },
+    } as unknown as AnalysedChunk);
+    expect(text).toBe("'deploy':1A,8 'the':2A 'app':3A 'roll':5B 'back':6B 'again':9");
+    const out = [0, 0, 0];
+    expect(fieldBounds("'deploy':1A 'the':2A 'app':3A 'roll':5B 'back':6B", out)).toBe(true);
+    expect(out).toEqual([3, 5, 6]);
+  });
+
   test('tsvector text: quoted terms (quotes and backslashes doubled), positions and weights', () => {
     const seen: string[] = [];
     // As PostgreSQL prints them (weight D is not shown).
