@@ -1,6 +1,14 @@
 import { join, resolve } from 'node:path';
 import { ToolError } from '@lectern/core';
 import type Database from 'better-sqlite3';
+import {
+  type Averages,
+  admits,
+  ChampionBuilder,
+  chunkLengths,
+  packCounts,
+  termCounts,
+} from '../../lib/champions.js';
 import { indexBusy, MemoryError } from '../../lib/errors.js';
 import type { Language } from '../../lib/language.js';
 import { mayBeCostly, timeRawQuery } from '../../lib/raw-guard.js';
@@ -367,6 +375,10 @@ class SqliteWriter implements IndexWriter {
   /** Chunks and files added minus removed in this transaction. */
   private chunkDelta = 0;
   private fileDelta = 0;
+  /** In a full reindex: the champion lists being built from every chunk written. */
+  private builder: ChampionBuilder | undefined;
+  /** In an incremental one: the listed terms' floors and the lists' averages (read once). */
+  private admission: { floors: Map<string, number>; averages: Averages } | undefined;
 
   constructor(
     private readonly backend: SqliteBackend,
@@ -412,6 +424,7 @@ class SqliteWriter implements IndexWriter {
     this.backend.writerDb.exec(SQL.ftsDeleteAll);
     this.backend.writerDb.exec(SQL.clear);
     this.cleared = true;
+    this.builder = new ChampionBuilder();
     this.chunkDelta = 0;
     this.fileDelta = 0;
     this.log.push((c) => {
@@ -443,15 +456,46 @@ class SqliteWriter implements IndexWriter {
         f.headings.terms.join(' '),
         f.body.terms.join(' '),
       );
+      if (this.builder) this.builder.add(Number(id), f);
+      else this.admit(Number(id), c);
     }
     this.chunkDelta += chunks.length;
     this.languages.add(file.language);
   }
 
+  /** Adds a new chunk to the champion lists it weighs enough in (`lib/champions.ts`). */
+  private admit(id: number, chunk: ChunkRecord): void {
+    if (!this.admission) {
+      const floors = new Map<string, number>();
+      for (const [term, floor] of this.s(SQL.championTerms).raw(true).all() as Array<
+        [string, number]
+      >) {
+        floors.set(term, floor);
+      }
+      const stored = this.s(SQL.getMeta).pluck().get('champion_averages') as string | undefined;
+      const averages = (stored ? JSON.parse(stored) : [0, 0, 0]) as Averages;
+      this.admission = { floors, averages };
+    }
+    const { floors, averages } = this.admission;
+    if (floors.size === 0) return;
+    const insert = this.s(SQL.championInsert);
+    const lengths = chunkLengths(chunk.fields);
+    for (const [term, counts] of termCounts(chunk.fields)) {
+      const floor = floors.get(term);
+      if (floor !== undefined && admits(floor, counts, lengths, averages)) {
+        insert.run(term, id, packCounts(counts[0], counts[1], counts[2]));
+      }
+    }
+  }
+
   private deleteChunks(fileId: number): void {
     const ftsDelete = this.s(SQL.ftsDelete);
+    const dropChampions = this.s(SQL.deleteChampionsOfChunk);
     const ids = this.s(SQL.chunkIdsOfFile).pluck().all(fileId) as number[];
-    for (const id of ids) ftsDelete.run(id);
+    for (const id of ids) {
+      ftsDelete.run(id);
+      dropChampions.run(id);
+    }
     this.s(SQL.deleteChunksOfFile).run(fileId);
     this.chunkDelta -= ids.length;
   }
@@ -572,6 +616,19 @@ class SqliteWriter implements IndexWriter {
         : Number(before) + this.chunkDelta;
     const files = (this.cleared ? 0 : this.cache.files.size) + this.fileDelta;
     setMeta.run('chunk_count', String(chunks));
+    if (this.builder) {
+      const built = this.builder.finish();
+      this.builder = undefined;
+      const insert = this.s(SQL.championInsert);
+      const insertTerm = this.s(SQL.championTermInsert);
+      for (const list of built.lists) {
+        insertTerm.run(list.term, list.floor);
+        for (const e of list.entries) {
+          insert.run(list.term, e.chunk, packCounts(e.title, e.headings, e.body));
+        }
+      }
+      setMeta.run('champion_averages', JSON.stringify(built.averages));
+    }
     if (summary.full) db.exec(SQL.ftsOptimize);
     return { files, chunks };
   }

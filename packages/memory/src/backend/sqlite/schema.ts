@@ -20,7 +20,7 @@ import { sqlite } from './native.js';
 export type Db = Database.Database;
 
 /** Bumped when the schema changes; an index with another version is rebuilt. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -68,6 +68,17 @@ CREATE TABLE IF NOT EXISTS problems (
   message TEXT NOT NULL,
   PRIMARY KEY (source, path)
 );
+CREATE TABLE IF NOT EXISTS champions (
+  term TEXT NOT NULL,
+  chunk INTEGER NOT NULL,
+  counts INTEGER NOT NULL,
+  PRIMARY KEY (term, chunk)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS champions_chunk ON champions (chunk);
+CREATE TABLE IF NOT EXISTS champion_terms (
+  term TEXT PRIMARY KEY,
+  floor REAL NOT NULL
+) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
   title,
   heading_path,
@@ -80,6 +91,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
 
 const DROP = `
 DROP TABLE IF EXISTS chunks_fts;
+DROP TABLE IF EXISTS champions;
+DROP TABLE IF EXISTS champion_terms;
 DROP VIEW IF EXISTS chunk_content;
 DROP TABLE IF EXISTS terms;
 DROP TABLE IF EXISTS problems;

@@ -1,4 +1,5 @@
 import type { Language } from '@lectern/text';
+import { championTuning, phraseListTerm, unpackCounts } from '../../lib/champions.js';
 import {
   type IndexStats,
   planQuery,
@@ -119,8 +120,8 @@ export function rankText(
 ): RankedPage {
   const languages = facts.queryLanguages;
   const clauses = queryClauses(text, languages);
-  const plan = makePlan(clauses, languages, facts, stmt);
-  const rows = gather(plan, facts, stmt, allowed, undefined).top(need);
+  const { plan, df } = makePlan(clauses, languages, facts, stmt);
+  const rows = gather(plan, df, facts, stmt, allowed, undefined).top(need);
   const top = rows[0];
   const match: SearchMatch =
     top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
@@ -132,7 +133,7 @@ function makePlan(
   languages: readonly Language[],
   facts: ChunkFacts,
   stmt: (sql: string) => Statement,
-): QueryPlan {
+): { plan: QueryPlan; df: ReadonlyMap<string, number> } {
   const { terms, prefixes } = termsToLookUp(clauses, languages);
   const dfStmt = stmt(SQL.documentFrequency).pluck();
   const df = new Map<string, number>();
@@ -146,7 +147,7 @@ function makePlan(
       list.map(([term, d]) => ({ term, df: d })),
     );
   }
-  return planQuery(clauses, languages, df, expansions, facts.stats);
+  return { plan: planQuery(clauses, languages, df, expansions, facts.stats), df };
 }
 
 /** Splits a packed list of `id * 4 + field` codes (see `SQL.places`). */
@@ -172,6 +173,7 @@ function eachPlace(packed: string, visit: (id: number, field: number) => void): 
  */
 function gather(
   plan: QueryPlan,
+  df: ReadonlyMap<string, number>,
   facts: ChunkFacts,
   stmt: (sql: string) => Statement,
   allowed: ((fileId: number) => boolean) | undefined,
@@ -191,22 +193,67 @@ function gather(
   const view = (s: number) => lengths.subarray(3 * s, 3 * s + 3);
   const places = stmt(SQL.places).pluck();
   const matching = stmt(SQL.matching).pluck();
+  const phraseIn = stmt(SQL.matchingAmong).pluck();
+  // A term's champion list (`lib/champions.ts`) when it has one: then it counts there only.
+  const listStmt = stmt(SQL.championList).raw(true);
+  const lists = new Map<string, Array<[number, number]> | undefined>();
+  const listOf = (term: string) => {
+    if (!lists.has(term)) {
+      const rows = listStmt.all(term) as Array<[number, number]>;
+      lists.set(term, rows.length > 0 ? rows : undefined);
+    }
+    return lists.get(term);
+  };
+  /** Visits a term's occurrences: its list's chunks with their counts, or every chunk's. */
+  const eachChunk = (
+    term: string,
+    visit: (slot: number, title: number, headings: number, body: number) => void,
+    lang?: ReadonlySet<number>,
+  ) => {
+    const list = listOf(term);
+    if (list) {
+      for (const [id, packed] of list) {
+        const s = slotOf(id);
+        if (s < 0 || (lang && !lang.has(facts.lang[s]!))) continue;
+        const [t, h, b] = unpackCounts(packed);
+        visit(s, t, h, b);
+      }
+      return;
+    }
+    const packed = places.get(term) as string | null;
+    if (!packed) return;
+    // Occurrences come grouped by chunk: count one chunk's, then visit it.
+    let at = -1;
+    const flush = () => {
+      if (at >= 0) {
+        visit(at, counts[0]!, counts[1]!, counts[2]!);
+        counts.fill(0);
+      }
+    };
+    eachPlace(packed, (id, f) => {
+      const s = slotOf(id);
+      if (s !== at) {
+        flush();
+        at = s >= 0 && (!lang || lang.has(facts.lang[s]!)) ? s : -1;
+      }
+      if (at >= 0) counts[f]! += 1;
+    });
+    flush();
+  };
   plan.clauses.forEach((clause, i) => {
     if (clause.kind === 'prefix') {
       // The terms it stands for, summed per chunk before saturation (in any language).
       const sums = new Map<number, Float64Array>();
       for (const t of clause.terms.values().next().value ?? []) {
-        const packed = places.get(t) as string | null;
-        if (!packed) continue;
-        eachPlace(packed, (id, f) => {
-          const s = slotOf(id);
-          if (s < 0) return;
+        eachChunk(t, (s, title, headings, body) => {
           let a = sums.get(s);
           if (!a) {
             a = new Float64Array(3);
             sums.set(s, a);
           }
-          a[f]! += 1;
+          a[0]! += title;
+          a[1]! += headings;
+          a[2]! += body;
         });
       }
       for (const [s, a] of sums) {
@@ -237,13 +284,36 @@ function gather(
       if (clause.kind === 'phrase') {
         const quoted = `"${key.replace(/"/g, '""')}"`;
         const flags = new Map<number, number>();
-        COLUMNS.forEach((col, f) => {
-          for (const id of matching.all(`{${col}} : ${quoted}`, 1e9) as number[]) {
-            const s = slotOf(id);
-            if (s < 0 || !langs.has(facts.lang[s]!)) continue;
-            flags.set(s, (flags.get(s) ?? 0) | (1 << f));
+        const flag = (id: number, f: number) => {
+          const s = slotOf(id);
+          if (s < 0 || !langs.has(facts.lang[s]!)) return;
+          flags.set(s, (flags.get(s) ?? 0) | (1 << f));
+        };
+        const words = key.split(' ');
+        if (words.every((w) => listOf(w) !== undefined)) {
+          // Every word is very common: the phrase is looked for in every chunk's title and
+          // headings, and in the body of the chunks of its rarest word's list only. (A rare
+          // phrase's body matches are few and cheap to read in full; a common one's are read
+          // among the list's chunks, which FTS5 does fast when most of them match.)
+          const list = new Set<number>();
+          for (const [id] of listOf(phraseListTerm(words, (t) => df.get(t) ?? 0))!) list.add(id);
+          for (const f of [0, 1]) {
+            for (const id of matching.all(`{${COLUMNS[f]}} : ${quoted}`, 1e9) as number[]) {
+              flag(id, f);
+              list.add(id);
+            }
           }
-        });
+          const cap = championTuning.minDf;
+          let inBody = matching.all(`{body} : ${quoted}`, cap + 1) as number[];
+          if (inBody.length > cap) {
+            inBody = phraseIn.all(`{body} : ${quoted}`, JSON.stringify([...list])) as number[];
+          }
+          for (const id of inBody) if (list.has(id)) flag(id, 2);
+        } else {
+          COLUMNS.forEach((col, f) => {
+            for (const id of matching.all(`{${col}} : ${quoted}`, 1e9) as number[]) flag(id, f);
+          });
+        }
         for (const [s, m] of flags) {
           scorer.add(
             i,
@@ -258,34 +328,21 @@ function gather(
         }
         continue;
       }
-      const packed = places.get(key) as string | null;
-      if (!packed) continue;
-      // Occurrences come grouped by chunk: count one chunk's, then score it.
-      let at = -1;
-      const flush = () => {
-        if (at >= 0) {
+      eachChunk(
+        key,
+        (s, title, headings, body) =>
           scorer.add(
             i,
-            at,
-            facts.id[at]!,
-            facts.languages[facts.lang[at]!]!,
-            view(at),
-            counts[0]!,
-            counts[1]!,
-            counts[2]!,
-          );
-          counts.fill(0);
-        }
-      };
-      eachPlace(packed, (id, f) => {
-        const s = slotOf(id);
-        if (s !== at) {
-          flush();
-          at = s >= 0 && langs.has(facts.lang[s]!) ? s : -1;
-        }
-        if (at >= 0) counts[f]! += 1;
-      });
-      flush();
+            s,
+            facts.id[s]!,
+            facts.languages[facts.lang[s]!]!,
+            view(s),
+            title,
+            headings,
+            body,
+          ),
+        langs,
+      );
     }
   });
   if (within) {
@@ -325,7 +382,7 @@ export function rankRaw(
   const capped = ids.length > MAX_RANKED_CHUNKS;
   if (capped) ids = ids.slice(0, MAX_RANKED_CHUNKS);
   const clauses = queryClauses(words.join(' '), languages);
-  const plan = makePlan(clauses, languages, facts, stmt);
-  const rows = gather(plan, facts, stmt, allowed, new Set(ids)).top(need);
+  const { plan, df } = makePlan(clauses, languages, facts, stmt);
+  const rows = gather(plan, df, facts, stmt, allowed, new Set(ids)).top(need);
   return { match: 'raw', expression: text, rows, capped, plan };
 }

@@ -3,7 +3,9 @@
  * `files` (one row per indexed file), `chunks` (line and byte ranges, heading path, language
  * and field lengths; no text: the notes are files), the contentless FTS5 table `chunks_fts`
  * (rowid = chunk id) holding each chunk's analysed terms (stems) in the columns `title`,
- * `heading_path` and `body`, `problems`, `sources`, `meta` (with the totals the ranking needs).
+ * `heading_path` and `body`, `champions` and `champion_terms` (the champion lists of the terms
+ * in more than `championTuning.minDf` chunks: `lib/champions.ts`), `problems`, `sources`,
+ * `meta` (with the totals the ranking needs and the lists' `champion_averages`).
  */
 
 export const SQL = {
@@ -71,7 +73,18 @@ export const SQL = {
     "SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'heading_path' THEN 1 ELSE 2 END) FROM temp.chunks_places WHERE term = ?",
   /** Chunks matching an FTS5 expression (over the analysed terms), highest ids first. */
   matching: 'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC LIMIT ?',
+  /** Those of the chunks listed in a JSON array that match an FTS5 expression. */
+  matchingAmong:
+    'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))',
   chunkCount: "SELECT value FROM meta WHERE key = 'chunk_count'",
+
+  // ---------------------------------------------------------------- champion lists
+  /** One list's chunks with the term's packed counts (`packCounts`); no rows: not listed. */
+  championList: 'SELECT chunk, counts FROM champions WHERE term = ?',
+  championInsert: 'INSERT OR REPLACE INTO champions (term, chunk, counts) VALUES (?, ?, ?)',
+  championTermInsert: 'INSERT OR REPLACE INTO champion_terms (term, floor) VALUES (?, ?)',
+  championTerms: 'SELECT term, floor FROM champion_terms',
+  deleteChampionsOfChunk: 'DELETE FROM champions WHERE chunk = ?',
 
   // ---------------------------------------------------------------- problems
   problems: 'SELECT source, path, size, mtime, code, message FROM problems',
@@ -84,5 +97,6 @@ export const SQL = {
   deleteProblemsOfSource: 'DELETE FROM problems WHERE source = ?',
 
   // ---------------------------------------------------------------- whole index
-  clear: 'DELETE FROM chunks; DELETE FROM files; DELETE FROM problems;',
+  clear:
+    'DELETE FROM chunks; DELETE FROM files; DELETE FROM problems; DELETE FROM champions; DELETE FROM champion_terms;',
 } as const;

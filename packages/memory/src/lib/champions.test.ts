@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { analyseChunk } from './analysis.js';
+import {
+  admits,
+  ChampionBuilder,
+  packCounts,
+  phraseListTerm,
+  pseudoFrequency,
+  termCounts,
+  unpackCounts,
+} from './champions.js';
+
+const chunk = (title: string, body: string) => analyseChunk(`${title}.md`, '', body, 'en');
+
+describe('champion lists', () => {
+  it('counts each term per field', () => {
+    const c = termCounts(
+      analyseChunk('n.md', 'Wing flutter > Wing', 'The wing flutters. Wings!', 'en'),
+    );
+    expect(c.get('wing')).toEqual([1, 1, 2]);
+    expect(c.get('flutter')).toEqual([1, 0, 1]);
+  });
+
+  it('packs counts losslessly up to 65,535 and caps above', () => {
+    expect(unpackCounts(packCounts(3, 0, 65535))).toEqual([3, 0, 65535]);
+    expect(unpackCounts(packCounts(70000, 2, 1))).toEqual([65535, 2, 1]);
+  });
+
+  it('keeps, for terms above the document frequency, the chunks where they weigh most', () => {
+    const b = new ChampionBuilder({ minDf: 3, size: 2 });
+    // "common" in 5 chunks with 1..5 occurrences in equal-length bodies; "rare" in 2.
+    for (let i = 1; i <= 5; i++) {
+      const body = `${'common '.repeat(i)}${'filler '.repeat(10 - i)}${i <= 2 ? 'rare' : 'other'}`;
+      b.add(100 + i, chunk(`note ${i}`, body));
+    }
+    const { lists, averages } = b.finish();
+    const common = lists.find((l) => l.term === 'common');
+    expect(common?.entries.map((e) => e.chunk)).toEqual([105, 104]);
+    expect(common?.entries[0]).toMatchObject({ title: 0, headings: 0, body: 5 });
+    expect(lists.find((l) => l.term === 'rare')).toBeUndefined();
+    // The floor is the last entry's weight; a chunk weighing as much is admitted, less is not.
+    const c4 = chunk('note 4', `${'common '.repeat(4)}${'filler '.repeat(6)}other`);
+    const lengths = [c4.title.length, c4.headings.length, c4.body.length];
+    expect(common?.floor).toBeCloseTo(pseudoFrequency(0, 0, 4, lengths, averages), 9);
+    expect(admits(common!.floor, [0, 0, 4], lengths, averages)).toBe(true);
+    expect(admits(common!.floor, [0, 0, 3], lengths, averages)).toBe(false);
+  });
+
+  it('gives the same lists whatever the trimming along the way (order by final averages)', () => {
+    const make = (size: number) => {
+      const b = new ChampionBuilder({ minDf: 1, size });
+      for (let i = 0; i < 200; i++) {
+        const n = (i * 7919) % 13;
+        b.add(i, chunk(`t${i}`, `${'alpha '.repeat(n + 1)}${'beta '.repeat((i % 5) + 1)}`));
+      }
+      return b
+        .finish()
+        .lists.find((l) => l.term === 'alpha')!
+        .entries.map((e) => e.chunk);
+    };
+    const small = make(5);
+    expect(small).toHaveLength(5);
+    // Ties broken by the earlier chunk: the 5 best are the first chunks with the most "alpha".
+    expect(make(50).slice(0, 5)).toEqual(small);
+  });
+
+  it('cuts postings while building without changing the lists (compaction), and they are the exact best', () => {
+    const chunks = Array.from({ length: 300 }, (_, i) =>
+      chunk(
+        `t${i % 7}`,
+        `${'alpha '.repeat((i * 31) % 9)}${'beta '.repeat((i * 17) % 5)}${'filler '.repeat(i % 11)}gamma`,
+      ),
+    );
+    const build = (compactAt: number) => {
+      const saved = ChampionBuilder.compactAt;
+      ChampionBuilder.compactAt = compactAt;
+      try {
+        const b = new ChampionBuilder({ minDf: 10, size: 3 });
+        chunks.forEach((c, i) => {
+          b.add(i + 1, c);
+        });
+        return b.finish();
+      } finally {
+        ChampionBuilder.compactAt = saved;
+      }
+    };
+    const whole = build(1 << 22);
+    const cut = build(40);
+    expect(cut).toEqual(whole);
+    // The exact best by the final averages, ties by the chunk written first.
+    for (const list of whole.lists) {
+      const all = chunks
+        .map((c, i) => {
+          const n = termCounts(c).get(list.term) ?? [0, 0, 0];
+          const l = [c.title.length, c.headings.length, c.body.length];
+          return { id: i + 1, w: pseudoFrequency(n[0], n[1], n[2], l, whole.averages), n };
+        })
+        .filter((e) => e.n[0] + e.n[1] + e.n[2] > 0)
+        .sort((a, b) => b.w - a.w || a.id - b.id);
+      expect(list.entries.map((e) => e.chunk)).toEqual(all.slice(0, 3).map((e) => e.id));
+    }
+    expect(whole.lists.map((l) => l.term)).toContain('alpha');
+    expect(whole.lists.find((l) => l.term === 'gamma')?.entries).toHaveLength(3);
+  });
+
+  it('puts a title occurrence above body occurrences (field weights)', () => {
+    const b = new ChampionBuilder({ minDf: 1, size: 1 });
+    b.add(1, chunk('plain', 'gamma gamma filler'));
+    b.add(2, chunk('gamma', 'filler filler filler'));
+    expect(b.finish().lists.find((l) => l.term === 'gamma')?.entries[0]?.chunk).toBe(2);
+  });
+
+  it('stands for a phrase by its rarest word', () => {
+    const df = new Map([
+      ['a', 10],
+      ['b', 5],
+      ['c', 5],
+    ]);
+    expect(phraseListTerm(['a', 'c', 'b'], (t) => df.get(t)!)).toBe('b');
+  });
+});

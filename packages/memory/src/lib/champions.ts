@@ -1,0 +1,402 @@
+import { BM25, FIELD_WEIGHTS } from '@lectern/text';
+import type { AnalysedChunk } from './analysis.js';
+
+/**
+ * Champion lists (Manning, Raghavan and Schütze, *Introduction to Information Retrieval*,
+ * §7.1.3): for every term found in more than {@link CHAMPION_MIN_DF} chunks, the index keeps
+ * the {@link CHAMPION_SIZE} chunks where it weighs most, with its counts there, and a search
+ * scores such a term on its list only. A very common term then costs a few hundred rows
+ * instead of tens of thousands on every backend, and every backend keeps the same lists, so
+ * they rank alike. What weighs most is BM25F's pseudo-frequency (`tf′`, before saturation)
+ * with the field lengths the index had when the lists were built: the chunks with the highest
+ * `tf′` are exactly the ones the term alone would put first.
+ *
+ * The lists are built in a full reindex from every chunk ({@link ChampionBuilder}); an
+ * incremental reindex removes the lists' rows of the chunks it removes and admits a new chunk
+ * to a list when it weighs at least as much as the list's last chunk did ({@link admits}). A
+ * term that becomes that common between full reindexes has no list and is read in full.
+ */
+
+/** A term found in more than this many chunks gets a champion list. */
+export const CHAMPION_MIN_DF = 1000;
+
+/** Chunks a champion list keeps. */
+export const CHAMPION_SIZE = 400;
+
+/**
+ * @internal The thresholds every builder and search reads (tests set small ones so a small
+ * index has listed terms; restore them after).
+ */
+export const championTuning = { minDf: CHAMPION_MIN_DF, size: CHAMPION_SIZE };
+
+/** Field lengths a list's order was computed with: average title, headings and body length. */
+export type Averages = readonly [number, number, number];
+
+/** One chunk of a champion list: the term's occurrences in its title, headings and body. */
+export interface ChampionEntry {
+  chunk: number;
+  title: number;
+  headings: number;
+  body: number;
+}
+
+/** A term's champion list, best first (ties: lower chunk id first). */
+export interface ChampionList {
+  term: string;
+  /** The `tf′` of the list's last chunk: a new chunk below it is not admitted. */
+  floor: number;
+  entries: ChampionEntry[];
+}
+
+/** What a full reindex stores: the lists and the averages their order was computed with. */
+export interface ChampionLists {
+  averages: Averages;
+  lists: ChampionList[];
+}
+
+/** Tuning of a {@link ChampionBuilder} (tests build lists on small indexes). */
+export interface ChampionOptions {
+  /** Terms in more chunks than this get a list; default `championTuning.minDf`. */
+  minDf?: number;
+  /** Chunks per list; default `championTuning.size`. */
+  size?: number;
+}
+
+const W0 = FIELD_WEIGHTS.title;
+const W1 = FIELD_WEIGHTS.headings;
+const W2 = FIELD_WEIGHTS.body;
+
+/**
+ * BM25F's pseudo-frequency of a term in a chunk (see `@lectern/text`'s `bm25f`): each field's
+ * count normalised by its length against the average, weighted, summed.
+ */
+export function pseudoFrequency(
+  title: number,
+  headings: number,
+  body: number,
+  lengths: ArrayLike<number>,
+  averages: Averages,
+): number {
+  const { b } = BM25;
+  const norm = (len: number, avg: number) => (avg > 0 ? 1 - b + (b * len) / avg : 1);
+  return (
+    (W0 * title) / norm(lengths[0]!, averages[0]) +
+    (W1 * headings) / norm(lengths[1]!, averages[1]) +
+    (W2 * body) / norm(lengths[2]!, averages[2])
+  );
+}
+
+/** Whether a new chunk with these counts of a listed term joins its list (see {@link ChampionList.floor}). */
+export function admits(
+  floor: number,
+  counts: readonly [number, number, number],
+  lengths: ArrayLike<number>,
+  averages: Averages,
+): boolean {
+  return pseudoFrequency(counts[0], counts[1], counts[2], lengths, averages) >= floor;
+}
+
+/** Each distinct term of a chunk with its counts in the title, headings and body. */
+export function termCounts(chunk: AnalysedChunk): Map<string, [number, number, number]> {
+  const out = new Map<string, [number, number, number]>();
+  const fields = [chunk.title.terms, chunk.headings.terms, chunk.body.terms];
+  for (let f = 0; f < 3; f++) {
+    for (const t of fields[f]!) {
+      let c = out.get(t);
+      if (!c) {
+        c = [0, 0, 0];
+        out.set(t, c);
+      }
+      c[f]!++;
+    }
+  }
+  return out;
+}
+
+/** Chunk lengths a chunk's analysis gives (stop words left out, as the ranking counts). */
+export function chunkLengths(chunk: AnalysedChunk): [number, number, number] {
+  return [chunk.title.length, chunk.headings.length, chunk.body.length];
+}
+
+const COUNT_MAX = 0xffff;
+
+/** A list entry's three counts as one integer (each at most 65,535), as the stores keep it. */
+export function packCounts(title: number, headings: number, body: number): number {
+  return (
+    Math.min(title, COUNT_MAX) * 2 ** 32 +
+    Math.min(headings, COUNT_MAX) * 2 ** 16 +
+    Math.min(body, COUNT_MAX)
+  );
+}
+
+/** The three counts of {@link packCounts}. */
+export function unpackCounts(packed: number): [number, number, number] {
+  return [Math.floor(packed / 2 ** 32), Math.floor(packed / 2 ** 16) % 2 ** 16, packed % 2 ** 16];
+}
+
+/**
+ * The word whose list stands for a phrase made only of listed words: the one in fewest chunks
+ * (ties: the first in code-unit order). Every backend looks for such a phrase in the title and
+ * headings of every chunk and in the body of this word's list's chunks only.
+ */
+export function phraseListTerm(terms: readonly string[], df: (term: string) => number): string {
+  let best = terms[0]!;
+  for (const t of terms) {
+    const d = df(t);
+    const b = df(best);
+    if (d < b || (d === b && t < best)) best = t;
+  }
+  return best;
+}
+
+/** A growable column of integers. */
+class Column<T extends Int32Array | Uint16Array> {
+  data: T;
+  constructor(private readonly make: new (n: number) => T) {
+    this.data = new make(1 << 16);
+  }
+  ensure(n: number): void {
+    if (n <= this.data.length) return;
+    let size = this.data.length;
+    while (size < n) size *= 2;
+    const next = new this.make(size);
+    next.set(this.data);
+    this.data = next;
+  }
+}
+
+/**
+ * Builds the champion lists of a full reindex from every chunk it writes, in the order they
+ * are written: {@link add} each chunk with its id, then {@link finish}. Postings go to flat
+ * columns (term number, chunk order, three counts); when those hold more than
+ * {@link ChampionBuilder.compactAt} entries, every term with more than four times the list size
+ * is cut to its best four times the list size (by the averages so far, which move little by
+ * then), so memory stays bounded. The final lists are the best by the final averages (ties:
+ * the chunk written first).
+ */
+export class ChampionBuilder {
+  /** Entries held before a compaction. */
+  static compactAt = 1 << 22;
+  private readonly minDf: number;
+  private readonly size: number;
+  private readonly numbers = new Map<string, number>();
+  private terms: string[] = [];
+  /** Per term number: document frequency, and the order of the last chunk that held it. */
+  private df = new Column(Int32Array);
+  private lastSeq = new Column(Int32Array);
+  private lastEntry = new Column(Int32Array);
+  /** The entries. */
+  private n = 0;
+  private term = new Column(Int32Array);
+  private seq = new Column(Int32Array);
+  private title = new Column(Uint16Array);
+  private headings = new Column(Uint16Array);
+  private body = new Column(Uint16Array);
+  /** Chunk id and lengths by the order chunks were added in. */
+  private readonly ids: number[] = [];
+  private readonly lengths: number[] = [];
+  private readonly totals = [0, 0, 0];
+  private nextCompaction = ChampionBuilder.compactAt;
+
+  constructor(options: ChampionOptions = {}) {
+    this.minDf = options.minDf ?? championTuning.minDf;
+    this.size = options.size ?? championTuning.size;
+  }
+
+  /** Adds one written chunk. */
+  add(id: number, chunk: AnalysedChunk): void {
+    const seq = this.ids.length;
+    this.ids.push(id);
+    const l = chunkLengths(chunk);
+    this.lengths.push(l[0], l[1], l[2]);
+    this.totals[0]! += l[0];
+    this.totals[1]! += l[1];
+    this.totals[2]! += l[2];
+    const fields = [chunk.title.terms, chunk.headings.terms, chunk.body.terms];
+    this.ensure(this.n + fields[0]!.length + fields[1]!.length + fields[2]!.length);
+    for (let f = 0; f < 3; f++) {
+      const counts = (f === 0 ? this.title : f === 1 ? this.headings : this.body).data;
+      for (const word of fields[f]!) {
+        let t = this.numbers.get(word);
+        if (t === undefined) {
+          t = this.terms.length;
+          this.terms.push(word);
+          this.numbers.set(word, t);
+          this.df.ensure(t + 1);
+          this.lastSeq.ensure(t + 1);
+          this.lastEntry.ensure(t + 1);
+          this.df.data[t] = 0;
+          this.lastSeq.data[t] = -1;
+        }
+        let at: number;
+        if (this.lastSeq.data[t] !== seq) {
+          at = this.n++;
+          this.term.data[at] = t;
+          this.seq.data[at] = seq;
+          this.title.data[at] = 0;
+          this.headings.data[at] = 0;
+          this.body.data[at] = 0;
+          this.df.data[t]!++;
+          this.lastSeq.data[t] = seq;
+          this.lastEntry.data[t] = at;
+        } else {
+          at = this.lastEntry.data[t]!;
+        }
+        if (counts[at]! < COUNT_MAX) counts[at]!++;
+      }
+    }
+    if (this.n > this.nextCompaction) {
+      this.compact(4 * this.size, this.averages());
+      // What is left is mostly rare terms' entries: wait until the columns double again.
+      this.nextCompaction = Math.max(ChampionBuilder.compactAt, 2 * this.n);
+    }
+  }
+
+  private ensure(n: number): void {
+    if (n <= this.seq.data.length) return;
+    this.term.ensure(n);
+    this.seq.ensure(n);
+    this.title.ensure(n);
+    this.headings.ensure(n);
+    this.body.ensure(n);
+  }
+
+  private averages(): Averages {
+    const n = Math.max(1, this.ids.length);
+    return [this.totals[0]! / n, this.totals[1]! / n, this.totals[2]! / n];
+  }
+
+  private readonly scratch = [0, 0, 0];
+
+  private weigh(i: number, averages: Averages): number {
+    const l = this.scratch;
+    const s = this.seq.data[i]!;
+    l[0] = this.lengths[3 * s]!;
+    l[1] = this.lengths[3 * s + 1]!;
+    l[2] = this.lengths[3 * s + 2]!;
+    return pseudoFrequency(
+      this.title.data[i]!,
+      this.headings.data[i]!,
+      this.body.data[i]!,
+      l,
+      averages,
+    );
+  }
+
+  /** The entries of each term, in the order they were added (a counting sort by term). */
+  private byTerm(): { start: Int32Array; order: Int32Array } {
+    const terms = this.terms.length;
+    const start = new Int32Array(terms + 1);
+    for (let i = 0; i < this.n; i++) start[this.term.data[i]! + 1]!++;
+    for (let t = 0; t < terms; t++) start[t + 1]! += start[t]!;
+    const fill = start.slice(0, terms);
+    const order = new Int32Array(this.n);
+    for (let i = 0; i < this.n; i++) order[fill[this.term.data[i]!]!++] = i;
+    return { start, order };
+  }
+
+  /**
+   * Of a term's entries (`entries`, in the order added), the best `keep` (ties: the earlier
+   * chunk), in the order added, or best first with `sorted`.
+   */
+  private best(entries: Int32Array, keep: number, averages: Averages, sorted: boolean): number[] {
+    const weight = new Float64Array(entries.length);
+    for (let k = 0; k < entries.length; k++) weight[k] = this.weigh(entries[k]!, averages);
+    let chosen: number[] = [];
+    if (entries.length <= keep) {
+      for (let k = 0; k < entries.length; k++) chosen.push(k);
+    } else {
+      const threshold = kthLargest(weight.slice(), keep);
+      let ties = keep;
+      for (let k = 0; k < entries.length; k++) if (weight[k]! > threshold) ties--;
+      for (let k = 0; k < entries.length; k++) {
+        const w = weight[k]!;
+        if (w > threshold || (w === threshold && ties-- > 0)) chosen.push(k);
+      }
+    }
+    if (sorted) {
+      chosen.sort(
+        (a, b) =>
+          weight[b]! - weight[a]! || this.seq.data[entries[a]!]! - this.seq.data[entries[b]!]!,
+      );
+    }
+    chosen = chosen.map((k) => entries[k]!);
+    return chosen;
+  }
+
+  /** Cuts every term with more than `keep` entries to its best `keep`. */
+  private compact(keep: number, averages: Averages): void {
+    const { start, order } = this.byTerm();
+    const kept = new Uint8Array(this.n);
+    for (let t = 0; t < this.terms.length; t++) {
+      const entries = order.subarray(start[t]!, start[t + 1]!);
+      if (entries.length <= keep) for (const i of entries) kept[i] = 1;
+      else for (const i of this.best(entries, keep, averages, false)) kept[i] = 1;
+    }
+    let to = 0;
+    for (let from = 0; from < this.n; from++) {
+      if (kept[from] === 0) continue;
+      this.term.data[to] = this.term.data[from]!;
+      this.seq.data[to] = this.seq.data[from]!;
+      this.title.data[to] = this.title.data[from]!;
+      this.headings.data[to] = this.headings.data[from]!;
+      this.body.data[to] = this.body.data[from]!;
+      to++;
+    }
+    this.n = to;
+    // No chunk is being added: the last entries need not be found again.
+    this.lastSeq.data.fill(-1);
+  }
+
+  /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
+  finish(): ChampionLists {
+    const averages = this.averages();
+    const { start, order } = this.byTerm();
+    const lists: ChampionList[] = [];
+    for (let t = 0; t < this.terms.length; t++) {
+      if (this.df.data[t]! <= this.minDf) continue;
+      const chosen = this.best(order.subarray(start[t]!, start[t + 1]!), this.size, averages, true);
+      const entries: ChampionEntry[] = chosen.map((i) => ({
+        chunk: this.ids[this.seq.data[i]!]!,
+        title: this.title.data[i]!,
+        headings: this.headings.data[i]!,
+        body: this.body.data[i]!,
+      }));
+      lists.push({
+        term: this.terms[t]!,
+        floor: this.weigh(chosen[chosen.length - 1]!, averages),
+        entries,
+      });
+    }
+    lists.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+    this.n = 0;
+    return { averages, lists };
+  }
+}
+
+/** The `k`-th largest value of `a` (1-based; `a` is reordered): Hoare's selection. */
+function kthLargest(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  const target = k - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! > pivot) i++;
+      while (a[j]! < pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else break;
+  }
+  return a[target]!;
+}
