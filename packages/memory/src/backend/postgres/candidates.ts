@@ -46,23 +46,22 @@ export class Candidates {
   private readonly qPos: number[] = [];
   private readonly occupied = new Uint8Array(MAX_POSITION + 2);
   private readonly marked: number[] = [];
-  private odd = false;
-  private readonly visitCombined = (term: string, position: number, weight: string): void => {
-    if (weight === 'C') {
-      this.qTerm.push(term);
-      this.qPos.push(position);
-    } else if (weight === 'A' || weight === 'B') {
-      this.abPos.push(position);
-      this.abField.push(weight === 'A' ? 0 : 1);
-    } else {
-      this.odd = true;
-      return;
-    }
+  private readonly visitTerm = (term: string, position: number): void => {
+    this.qTerm.push(term);
+    this.qPos.push(position);
+    this.take(position);
+  };
+  private readonly visitField = (position: number, field: number): void => {
+    this.abPos.push(position);
+    this.abField.push(field);
+    this.take(position);
+  };
+  private take(position: number): void {
     if (position >= 1 && position <= MAX_POSITION && this.occupied[position] === 0) {
       this.occupied[position] = 1;
       this.marked.push(position);
     }
-  };
+  }
   // The row's fields as position ranges (see `fieldBounds`): title, heading path start and end.
   private readonly bounds = [0, 0, 0];
   private readonly visitQByRange = (term: string, position: number): void => {
@@ -133,9 +132,8 @@ export class Candidates {
     if (counted && v !== '') {
       this.abPos.length = 0;
       this.abField.length = 0;
-      this.odd = false;
-      parseVector(v, this.visitCombined);
-      const runs = q.length === 0 || this.fieldRuns();
+      const read = parseCombined(v, this.visitTerm, this.visitField);
+      const runs = read && (q.length === 0 || this.fieldRuns());
       for (const p of this.marked) this.occupied[p] = 0;
       this.marked.length = 0;
       if (!runs) return false;
@@ -163,7 +161,7 @@ export class Candidates {
     while (occupied[titleEnd + 1] === 1) titleEnd++;
     let headingsEnd = titleEnd + 1;
     while (occupied[headingsEnd + 1] === 1) headingsEnd++;
-    if (this.odd || headingsEnd + 1 >= MAX_POSITION) return false;
+    if (headingsEnd + 1 >= MAX_POSITION) return false;
     for (let k = 0; k < this.abPos.length; k++) {
       const p = this.abPos[k]!;
       const inRun = this.abField[k] === 0 ? p <= titleEnd : p > titleEnd + 1 && p <= headingsEnd;
@@ -367,6 +365,77 @@ export function fieldBounds(text: string, out: number[]): boolean {
   out[1] = minB;
   out[2] = maxB;
   return true;
+}
+
+/**
+ * Reads a vector of `Candidates.addCombined` (`tsvector` text): visits each position of a term
+ * of weight C with the term, and each position of weight A (field 0) or B (field 1) without
+ * it, never making those terms' strings. Returns false, having stopped, at a position of
+ * another weight or a term without positions.
+ */
+export function parseCombined(
+  text: string,
+  visitTerm: (term: string, position: number) => void,
+  visitField: (position: number, field: number) => void,
+): boolean {
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (text.charCodeAt(i) !== 39) {
+      i++;
+      continue;
+    }
+    const start = ++i;
+    // To the closing quote: a doubled quote is a quote, a backslash escapes the next character.
+    let plain = true;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (Number.isNaN(c)) return false;
+      if (c === 92 || (c === 39 && text.charCodeAt(i + 1) === 39)) {
+        plain = false;
+        i += 2;
+      } else if (c === 39) break;
+      else i++;
+    }
+    const end = i++;
+    if (text.charCodeAt(i) !== 58) return false;
+    i++;
+    // The first position's weight tells a query term (C, every position) from the others.
+    let j = i;
+    while (text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+    let term: string | undefined;
+    if (text.charCodeAt(j) === 67) {
+      term = plain ? text.slice(start, end) : unquote(text, start, end);
+    }
+    for (;;) {
+      let p = 0;
+      let c = text.charCodeAt(i);
+      while (c >= 48 && c <= 57) {
+        p = p * 10 + c - 48;
+        c = text.charCodeAt(++i);
+      }
+      if (c === 67 && term !== undefined) visitTerm(term, p);
+      else if ((c === 65 || c === 66) && term === undefined) visitField(p, c - 65);
+      else return false;
+      c = text.charCodeAt(++i);
+      if (c !== 44) break;
+      i++;
+    }
+  }
+  return true;
+}
+
+/** A quoted term of `tsvector` text between `start` and `end`, its escapes undone. */
+function unquote(text: string, start: number, end: number): string {
+  let term = '';
+  for (let i = start; i < end; i++) {
+    const ch = text[i]!;
+    if (ch === '\\' || (ch === "'" && text[i + 1] === "'")) {
+      term += text[i + 1] ?? '';
+      i++;
+    } else term += ch;
+  }
+  return term;
 }
 
 /**

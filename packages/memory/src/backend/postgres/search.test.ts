@@ -7,7 +7,7 @@ import { postgresForTests, recordStatements, testSchemas } from '../../test-help
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
-import { fieldBounds, parseVector } from './candidates.js';
+import { fieldBounds, parseCombined, parseVector } from './candidates.js';
 import { searchTuning } from './search.js';
 import { chunkVector } from './text.js';
 
@@ -420,6 +420,25 @@ describe('reading the vectors a search fetches', () => {
       seen.push(`${t}@${p}${w}`),
     );
     expect(seen).toEqual(["a'b@1A", "a'b@2D", 'c\\d@3B', 'c\\d@5D', 'e f@4C']);
+  });
+
+  test("a candidate's one vector: query terms (weight C) with their terms, title and heading-path positions without", () => {
+    const seen: string[] = [];
+    const read = (text: string) => {
+      seen.length = 0;
+      return parseCombined(
+        text,
+        (t, p) => seen.push(`${t}@${p}`),
+        (p, f) => seen.push(`${p}${'AB'[f]}`),
+      );
+    };
+    expect(read("'a''b':1C,9C 'c\\\\d':2A,5B 'e:f':3A 'g':10C")).toBe(true);
+    expect(seen).toEqual(["a'b@1", "a'b@9", '2A', '5B', '3A', 'g@10']);
+    expect(read('')).toBe(true);
+    expect(seen).toEqual([]);
+    // Anything else: a body position (weight D is not shown), a term without positions.
+    expect(read("'a':1C 'b':2A,7")).toBe(false);
+    expect(read("'a':1C 'bare'")).toBe(false);
   });
 
   test('the fields of a chunk as position ranges, read from its title and heading-path entries', () => {
