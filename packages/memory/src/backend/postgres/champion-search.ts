@@ -1,7 +1,6 @@
 import { championTuning } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
 import type { PlannedClause, QueryPlan } from '../../lib/rank.js';
-import type { ChampionStatements } from './champions.js';
 import type { Run } from './search.js';
 
 /** A `tsquery` operand: the term quoted. */
@@ -33,25 +32,37 @@ export class ChampionRows {
 
   private constructor(private readonly plan: QueryPlan) {}
 
-  /** Reads the lists of every term of the plan (rows only for listed ones). */
-  static async load(run: Run, sql: ChampionStatements, plan: QueryPlan): Promise<ChampionRows> {
+  /**
+   * The lists of the plan's word and prefix terms, from the rows of `termStats` (which carry
+   * each term's list, when it has one).
+   */
+  static of(
+    plan: QueryPlan,
+    rows: ReadonlyArray<{
+      term: string;
+      ids: ReadonlyArray<string | number> | null;
+      counts: ReadonlyArray<string | number> | null;
+    }>,
+  ): ChampionRows {
     const out = new ChampionRows(plan);
     const terms = new Set<string>();
-    for (const c of plan.clauses)
+    for (const c of plan.clauses) {
+      if (c.kind === 'phrase') continue;
       for (const list of c.terms.values()) for (const t of list) terms.add(t);
-    if (terms.size === 0) return out;
-    const r = await run({ text: sql.lists, values: [[...terms]] });
-    for (const row of r.rows as Array<{ term: string; chunk_ids: string[]; counts: string[] }>) {
+    }
+    for (const row of rows) {
+      if (!row.ids || row.ids.length === 0 || !terms.has(row.term)) continue;
+      if (out.listed.has(row.term)) continue;
       out.listed.add(row.term);
-      const chunks = row.chunk_ids.map(Number);
+      const chunks = row.ids.map(Number);
       out.byTerm.set(row.term, chunks);
       chunks.forEach((id, k) => {
-        let rows = out.byChunk.get(id);
-        if (!rows) {
-          rows = [];
-          out.byChunk.set(id, rows);
+        let entries = out.byChunk.get(id);
+        if (!entries) {
+          entries = [];
+          out.byChunk.set(id, entries);
         }
-        rows.push(row.term, Number(row.counts[k]));
+        entries.push(row.term, Number(row.counts![k]));
       });
     }
     return out;

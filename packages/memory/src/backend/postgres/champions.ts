@@ -23,9 +23,6 @@ const LIST_BATCH = 50_000;
 export function championStatements(n: Names) {
   const { s } = n;
   return {
-    /** The lists of those of the terms $1 that are listed. */
-    lists: `SELECT term, chunk_ids, counts FROM ${s}.champions
-      WHERE term = ANY($1::text[]) AND cardinality(chunk_ids) > 0`,
     /** The floors of the terms among $1 that have a list (admission in an incremental reindex). */
     floors: `SELECT term, floor FROM ${s}.champions WHERE term = ANY($1::text[])`,
     /** Admits chunks ($2) with their counts ($3) to the lists of terms ($1). */

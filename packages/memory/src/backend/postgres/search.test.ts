@@ -1,13 +1,15 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { AnalysedChunk } from '../../lib/analysis.js';
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
 import { postgresForTests, recordStatements, testSchemas } from '../../test-helpers/postgres.js';
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
-import { parseVector } from './candidates.js';
+import { fieldBounds, parseCombined, parseVector } from './candidates.js';
 import { searchTuning } from './search.js';
+import { chunkVector } from './text.js';
 
 // The PostgreSQL search path: how many statements a search sends, that the languages it reads
 // follow a reindex made elsewhere, and that it ranks exactly as the SQLite backend does: the
@@ -76,7 +78,7 @@ if (url) {
       }
     }
 
-    test('a search sends four statements (totals, frequencies, candidates, the page), none in a transaction', async () => {
+    test('a search sends three statements (totals and frequencies, candidates, the page), none in a transaction', async () => {
       writeCorpus();
       const store = open();
       await store.reindex();
@@ -94,7 +96,7 @@ if (url) {
           const r = await counter.during(() => store.search(options));
           expect(r.value.results.length, JSON.stringify(options)).toBeGreaterThan(0);
           // source: one more, for the files of the source.
-          expect(r.sent, JSON.stringify(options)).toHaveLength(options.source ? 5 : 4);
+          expect(r.sent, JSON.stringify(options)).toHaveLength(options.source ? 4 : 3);
         }
         expect(counter.texts.filter((t) => /^\s*(BEGIN|COMMIT)/i.test(t))).toEqual([]);
         // A raw query: its matches first, all inside one transaction whose statements carry
@@ -118,12 +120,24 @@ if (url) {
       );
       const searcher = open('m1');
       await searcher.reindex();
+      // Its first search reads English alone: the next one looks up the terms of English.
+      expect((await searcher.search({ query: 'prueba' })).results).toEqual([]);
       dir.write('viaje.md', SPANISH('# Viaje\n\nLas pruebas fueron largas.'));
       const writer = open('m2');
       await writer.reindex();
-      const found = await searcher.search({ query: 'prueba' });
-      expect(found.results.map((r) => r.path)).toEqual(['notes/viaje.md']);
-      expect(found.results[0]!.snippet).toContain('«pruebas»');
+      const counter = recordStatements();
+      try {
+        const found = await counter.during(() => searcher.search({ query: 'prueba' }));
+        expect(found.value.results.map((r) => r.path)).toEqual(['notes/viaje.md']);
+        expect(found.value.results[0]!.snippet).toContain('«pruebas»');
+        // Those terms were the wrong ones: the frequencies of Spanish's are read again.
+        expect(found.sent).toHaveLength(4);
+        const next = await counter.during(() => searcher.search({ query: 'prueba' }));
+        expect(next.value.results.map((r) => r.path)).toEqual(['notes/viaje.md']);
+        expect(next.sent).toHaveLength(3);
+      } finally {
+        counter.restore();
+      }
     });
 
     test('ranks exactly as the SQLite backend: same chunks, same order, same scores', async () => {
@@ -224,7 +238,7 @@ if (url) {
 
     /** The candidate look-ups of a search (the statements reading chunks' vectors). */
     const lookups = (sent: string[], rows: Array<number | undefined>) =>
-      sent.flatMap((t, i) => (t.includes(' AS ab') ? [rows[i]] : []));
+      sent.flatMap((t, i) => (/ AS (v|ab)\b/.test(t) ? [rows[i]] : []));
 
     test('a rare word settles the page alone: the common word of the question is never read', async () => {
       // 150 notes, 45 of them with "common" (kept: under 30% of the chunks), 12 with "zephyr",
@@ -246,7 +260,7 @@ if (url) {
       try {
         // The page (10) and one more fit in zephyr's 12 chunks: "common" cannot reach them.
         const pruned = await counter.during(() => store.search({ query: 'zephyr common' }));
-        expect(pruned.sent).toHaveLength(4);
+        expect(pruned.sent).toHaveLength(3);
         expect(lookups(pruned.sent, pruned.rows)).toEqual([12]);
         expect(await page(store, { query: 'zephyr common' })).toEqual(
           await page(lite, { query: 'zephyr common' }),
@@ -255,7 +269,7 @@ if (url) {
         const whole = await counter.during(() =>
           store.search({ query: 'zephyr common', limit: 12 }),
         );
-        expect(whole.sent).toHaveLength(5);
+        expect(whole.sent).toHaveLength(4);
         expect(lookups(whole.sent, whole.rows)).toEqual([12, 45]);
         expect(await page(store, { query: 'zephyr common', limit: 12 })).toEqual(
           await page(lite, { query: 'zephyr common', limit: 12 }),
@@ -267,6 +281,60 @@ if (url) {
       } finally {
         counter.restore();
         searchTuning.firstLookupChunks = previous;
+      }
+    });
+
+    test("a chunk whose vector is not the writer's shape is read again, by term and position, and scores the same", async () => {
+      writeCorpus();
+      const store = open();
+      await store.reindex();
+      const questions: SearchOptions[] = [
+        { query: 'deploy' },
+        { query: 'rollback canary' },
+        { query: 'how do we roll back a failed deploy?' },
+        { query: '"failed deploy" canary' },
+        { query: 'deploy*' },
+      ];
+      const shown = async (options: SearchOptions) => {
+        const r = await store.search(options);
+        return [r.match, r.fts_query, r.results.map((c) => [c.path, c.start_line, c.score])];
+      };
+      const split = async (options: SearchOptions) => {
+        searchTuning.split = true;
+        try {
+          return await shown(options);
+        } finally {
+          searchTuning.split = false;
+        }
+      };
+      for (const options of questions) {
+        expect(await shown(options), JSON.stringify(options)).toEqual(await split(options));
+      }
+      // Body words of the runbook's chunks marked as title words: no longer a run from 1.
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        const s = `"${schemas.schema('main')}"`;
+        const changed = await admin.query(
+          `UPDATE ${s}.chunks SET terms = setweight(terms, 'A', ARRAY['rest', 'imag'])
+            WHERE file_id = (SELECT id FROM ${s}.files WHERE path = 'ops/deploys.md')
+              AND terms @@ 'rest | imag'`,
+        );
+        expect(changed.rowCount).toBeGreaterThan(0);
+      } finally {
+        await admin.end();
+      }
+      const counter = recordStatements();
+      try {
+        for (const options of questions) {
+          const r = await counter.during(() => shown(options));
+          expect(r.value, JSON.stringify(options)).toEqual(await split(options));
+          // The chunks of the runbook are read again.
+          expect(r.sent, JSON.stringify(options)).toHaveLength(4);
+          expect(r.sent[2]).toMatch(/c\.id = ANY\(\$2::bigint\[\]\)/);
+        }
+      } finally {
+        counter.restore();
       }
     });
 
@@ -332,6 +400,19 @@ if (url) {
 }
 
 describe('reading the vectors a search fetches', () => {
+  test('the writer numbers the title from 1, then the heading path and the body each after a gap', () => {
+    // What `Candidates.addCombined` and `fieldBounds` rely on to tell the fields by position.
+    const text = chunkVector({
+      title: { terms: ['deploy', 'the', 'app'] },
+      headings: { terms: ['roll', 'back'] },
+      body: { terms: ['deploy', 'again'] },
+    } as unknown as AnalysedChunk);
+    expect(text).toBe("'deploy':1A,8 'the':2A 'app':3A 'roll':5B 'back':6B 'again':9");
+    const out = [0, 0, 0];
+    expect(fieldBounds("'deploy':1A 'the':2A 'app':3A 'roll':5B 'back':6B", out)).toBe(true);
+    expect(out).toEqual([3, 5, 6]);
+  });
+
   test('tsvector text: quoted terms (quotes and backslashes doubled), positions and weights', () => {
     const seen: string[] = [];
     // As PostgreSQL prints them (weight D is not shown).
@@ -339,5 +420,49 @@ describe('reading the vectors a search fetches', () => {
       seen.push(`${t}@${p}${w}`),
     );
     expect(seen).toEqual(["a'b@1A", "a'b@2D", 'c\\d@3B', 'c\\d@5D', 'e f@4C']);
+  });
+
+  test("a candidate's one vector: query terms (weight C) with their terms, title and heading-path positions without", () => {
+    const seen: string[] = [];
+    const read = (text: string) => {
+      seen.length = 0;
+      return parseCombined(
+        text,
+        (t, p) => seen.push(`${t}@${p}`),
+        (p, f) => seen.push(`${p}${'AB'[f]}`),
+      );
+    };
+    expect(read("'a''b':1C,9C 'c\\\\d':2A,5B 'e:f':3A 'g':10C")).toBe(true);
+    expect(seen).toEqual(["a'b@1", "a'b@9", '2A', '5B', '3A', 'g@10']);
+    expect(read('')).toBe(true);
+    expect(seen).toEqual([]);
+    // Anything else: a body position (weight D is not shown), a term without positions.
+    expect(read("'a':1C 'b':2A,7")).toBe(false);
+    expect(read("'a':1C 'bare'")).toBe(false);
+  });
+
+  test('the fields of a chunk as position ranges, read from its title and heading-path entries', () => {
+    const out = [0, 0, 0];
+    // Title 1-3, heading path 5-6 (after the gap at 4), in any order of terms.
+    expect(fieldBounds("'a':1A,3A 'b''c':2A,6B 'd\\\\e':5B", out)).toBe(true);
+    expect(out).toEqual([3, 5, 6]);
+    // No heading path; no title (the heading path starts after the title's gap).
+    expect(fieldBounds("'a':1A 'b':2A", out)).toBe(true);
+    expect(out).toEqual([2, 16383, 0]);
+    expect(fieldBounds("'a':2B,3B", out)).toBe(true);
+    expect(out).toEqual([0, 2, 3]);
+    expect(fieldBounds('', out)).toBe(true);
+    expect(out).toEqual([0, 16383, 0]);
+    // Not the writer's shape: matched by term and position instead.
+    for (const text of [
+      "'a':1A,3A", // a hole in the title
+      "'a':2A", // the title not from 1
+      "'a':1A 'b':3B,5B", // a hole in the heading path
+      "'a':1A 'b':16383B", // at the cap, where positions are shared
+      "'a':1A,2", // a body position
+      "'a'", // no positions
+    ]) {
+      expect(fieldBounds(text, out), text).toBe(false);
+    }
   });
 });

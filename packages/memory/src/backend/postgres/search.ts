@@ -1,3 +1,4 @@
+import type { QueryClause } from '@lectern/text';
 import type * as Pg from 'pg';
 import type { Language } from '../../lib/language.js';
 import {
@@ -46,9 +47,38 @@ const FIRST_LOOKUP_CHUNKS = 1000;
 
 /**
  * @internal Tests set a small first look-up on a small index to see the pruning at work (and
- * `Infinity` to read every clause's chunks at once, as a search without pruning would).
+ * `Infinity` to read every clause's chunks at once, as a search without pruning would), and
+ * `split` to read every candidate as a chunk of another shape would be read (see `fetch`).
  */
-export const searchTuning = { firstLookupChunks: FIRST_LOOKUP_CHUNKS };
+export const searchTuning = { firstLookupChunks: FIRST_LOOKUP_CHUNKS, split: false };
+
+/** The totals' row of `rankingStats`. */
+interface StatsRow {
+  docs: string;
+  title: string;
+  headings: string;
+  body: string;
+  languages: string | null;
+  generation: string | null;
+}
+
+/**
+ * A row of `termStats`: a term's document frequency (for a prefix, one of its terms), and its
+ * champion list when it has one (chunk ids and packed counts).
+ */
+interface TermRow {
+  prefix: string | null;
+  term: string;
+  df: number;
+  ids: Array<string | number> | null;
+  counts: Array<string | number> | null;
+}
+
+/** The languages a search stems in, from the `languages` meta value. */
+function languagesOf(stored: string | null): Language[] {
+  const list = stored ? (JSON.parse(stored) as Language[]) : [];
+  return list.length > 0 ? [...list].sort() : ['simple'];
+}
 
 /**
  * The PostgreSQL backend's search: the same ranking as every backend (`lib/rank.ts`), fed from
@@ -65,6 +95,9 @@ export class PgSearch {
     private readonly originValues: readonly string[],
   ) {}
 
+  /** The `languages` meta value the last search read (undefined before the first). */
+  private storedLanguages: string | null | undefined;
+
   async search(run: Run, request: SearchRequest): Promise<SearchPage> {
     const { s } = this.n;
     let files: number[] | undefined;
@@ -77,16 +110,39 @@ export class PgSearch {
       const keep = request.pathFilter;
       files = rows.filter((r) => !keep || keep(r.source, r.path)).map((r) => Number(r.id));
     }
-    const st = (await run({ text: this.sql.rankingStats })).rows[0] as
-      | {
-          docs: string;
-          title: string;
-          headings: string;
-          body: string;
-          languages: string | null;
-          generation: string | null;
-        }
+    // The languages decide the terms to look up: with those of the last search, the totals and
+    // the terms' frequencies come in one round trip; kept only when the languages are the same.
+    const speculate = request.query.kind !== 'raw' && this.storedLanguages !== undefined;
+    let st:
+      | (StatsRow & {
+          terms?: Array<[string | null, string, number, number[] | null, number[] | null]>;
+        })
       | undefined;
+    let guessed: { clauses: QueryClause[]; found: TermRow[] } | undefined;
+    if (speculate) {
+      const stored = this.storedLanguages ?? null;
+      const clauses = queryClauses(request.query.text, languagesOf(stored));
+      const look = termsToLookUp(clauses, languagesOf(stored));
+      st = (
+        await run({
+          text: this.sql.rankingAndTermStats,
+          values: [look.terms, look.prefixes],
+        })
+      ).rows[0] as typeof st;
+      if (st?.terms && (st.languages ?? null) === stored) {
+        const found = st.terms.map(([prefix, term, df, ids, counts]) => ({
+          prefix,
+          term,
+          df,
+          ids,
+          counts,
+        }));
+        guessed = { clauses, found };
+      }
+    } else {
+      st = (await run({ text: this.sql.rankingStats })).rows[0] as StatsRow | undefined;
+    }
+    if (st) this.storedLanguages = st.languages ?? null;
     const stats: IndexStats = {
       docs: Number(st?.docs ?? 0),
       totals: {
@@ -95,8 +151,7 @@ export class PgSearch {
         body: Number(st?.body ?? 0),
       },
     };
-    const stored = st?.languages ? (JSON.parse(st.languages) as Language[]) : [];
-    const languages: Language[] = stored.length > 0 ? [...stored].sort() : ['simple'];
+    const languages = languagesOf(st?.languages ?? null);
 
     let match: SearchMatch;
     let expression: string;
@@ -135,14 +190,17 @@ export class PgSearch {
       expression = '';
     }
 
-    const clauses = queryClauses(text, languages);
-    const look = termsToLookUp(clauses, languages);
-    const found = (
-      await run({
-        text: this.sql.termStats,
-        values: [look.terms, look.prefixes],
-      })
-    ).rows as Array<{ prefix: string | null; term: string; df: number }>;
+    const clauses = guessed?.clauses ?? queryClauses(text, languages);
+    let found = guessed?.found;
+    if (!found) {
+      const look = termsToLookUp(clauses, languages);
+      found = (
+        await run({
+          text: this.sql.termStats,
+          values: [look.terms, look.prefixes],
+        })
+      ).rows as TermRow[];
+    }
     const df = new Map<string, number>();
     const expansions = new Map<string, Array<{ term: string; df: number }>>();
     for (const row of found) {
@@ -157,7 +215,7 @@ export class PgSearch {
     if (match !== 'raw') expression = plan.expression;
 
     const need = request.offset + request.limit + 1;
-    const champions = await ChampionRows.load(run, this.sql.champions, plan);
+    const champions = ChampionRows.of(plan, found);
     const scorer = await this.score(run, plan, stats, files, within, need, champions);
     const rows = scorer.top(need);
     if (match !== 'raw') {
@@ -247,7 +305,7 @@ export class PgSearch {
       allowedValues,
     );
     const look = (where: string[], values: unknown[], guard = false) =>
-      this.fetch(run, [...terms], phrases, where, values, files, chunks, guard);
+      this.fetch(run, [...terms], phrases, where, values, files, chunks, searchTuning.split, guard);
     if (within) {
       await look(['c.id = ANY($2::bigint[])'], [within]);
       return chunks.score(stats, within);
@@ -290,9 +348,11 @@ export class PgSearch {
 
   /**
    * Adds the chunks matching `where` (parameters from $2 on) to `chunks`, each with the
-   * positions of `terms` it holds per field: the vector cut down to those terms (their weights
-   * set to C, which the index never uses, then only C kept) and its title and heading-path
-   * entries (weights A and B), both small, as text; a term's body positions are the rest.
+   * positions of `terms` it holds per field: its vector with those terms set to weight C (which
+   * the index never uses) cut down to weights A, B and C, as text: the terms' positions and the
+   * title and heading-path entries of the others, told apart by position (`addCombined`). A
+   * chunk whose vector does not allow that is read again (`split`): the terms' positions and
+   * its title and heading-path entries as two vectors, matched by term and position.
    */
   private async fetch(
     run: Run,
@@ -302,6 +362,7 @@ export class PgSearch {
     values: unknown[],
     files: readonly number[] | undefined,
     chunks: Candidates,
+    split = searchTuning.split,
     /** Whether many rows hold none of `terms` (then their vectors are cut only if they do). */
     guard = false,
   ): Promise<void> {
@@ -324,15 +385,20 @@ export class PgSearch {
       });
       return `, CASE ${cases.join(' ')} ELSE 0 END AS p${k}`;
     });
+    // The query terms' positions and the other title and heading-path entries, in one vector
+    // (see `Candidates.addCombined`); `split` for chunks it cannot read: the query terms'
+    // positions (weights lost) and the title and heading-path entries apart.
     let text =
-      terms.length > 0
-        ? `ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
+      terms.length === 0
+        ? `'' AS v, '' AS q, '' AS ab, $1::text[] IS NULL AS none`
+        : split
+          ? `ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
           ts_filter(c.terms, '{a,b}')::text AS ab`
-        : `'' AS q, '' AS ab, $1::text[] IS NULL AS none`;
-    if (guard && terms.length > 0) {
+          : `ts_filter(setweight(c.terms, 'C', $1::text[]), '{a,b,c}')::text AS v`;
+    if (guard && terms.length > 0 && !split) {
+      // The lists' chunks: most hold none of the unlisted terms, whose vectors need no cut.
       const holds = `c.terms @@ ${param(terms.map(operand).join(' | '))}::tsquery`;
-      text = `CASE WHEN ${holds} THEN ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text ELSE '' END AS q,
-          CASE WHEN ${holds} THEN ts_filter(c.terms, '{a,b}')::text ELSE '' END AS ab`;
+      text = `CASE WHEN ${holds} THEN ts_filter(setweight(c.terms, 'C', $1::text[]), '{a,b,c}')::text ELSE '' END AS v`;
     }
     const r = await run({
       text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, ${text}${columns.join('')}
@@ -340,6 +406,7 @@ export class PgSearch {
       values: all,
     });
     const fields = phrases.map((_, k) => `p${k}`);
+    const unread: number[] = [];
     for (const row of r.rows as Array<
       {
         id: string;
@@ -347,21 +414,34 @@ export class PgSearch {
         title_len: number;
         headings_len: number;
         body_len: number;
+        v: string;
         q: string;
         ab: string;
       } & Record<string, unknown>
     >) {
+      const id = Number(row.id);
       // A chunk of a list may be found again by a later look-up: it is in already.
-      if (chunks.has(Number(row.id))) continue;
-      chunks.add(
-        Number(row.id),
-        row.lang as Language,
-        row.title_len,
-        row.headings_len,
-        row.body_len,
-        row.q,
-        row.ab,
-        fields.map((f) => Number(row[f])),
+      if (chunks.has(id)) continue;
+      const lang = row.lang as Language;
+      const found = fields.map((f) => Number(row[f]));
+      if (split) {
+        chunks.add(id, lang, row.title_len, row.headings_len, row.body_len, row.q, row.ab, found);
+      } else if (
+        !chunks.addCombined(id, lang, row.title_len, row.headings_len, row.body_len, row.v, found)
+      ) {
+        unread.push(id);
+      }
+    }
+    if (unread.length > 0) {
+      await this.fetch(
+        run,
+        terms,
+        phrases,
+        ['c.id = ANY($2::bigint[])'],
+        [unread],
+        files,
+        chunks,
+        true,
       );
     }
   }

@@ -37,6 +37,18 @@ export function statements(n: Names) {
         UPDATE ${s}.term_df d SET df = d.df - dec.n FROM dec WHERE d.term = dec.t
       )
       ${statsBy('-', 'gone')}`;
+  const rankingColumns = `s.docs, s.title, s.headings, s.body,
+        (SELECT value FROM ${s}.meta WHERE key = 'languages') AS languages,
+        (SELECT value FROM ${s}.meta WHERE key = 'generation') AS generation`;
+  const termStats = `SELECT t.prefix, t.term, t.df, ch.chunk_ids AS ids, ch.counts FROM (
+        SELECT NULL::text AS prefix, term, df FROM ${s}.term_df WHERE term = ANY($1::text[]) AND df > 0
+        UNION ALL
+        SELECT p, x.term, x.df FROM unnest($2::text[]) p, LATERAL (
+          SELECT term, df FROM ${s}.term_df
+          WHERE term >= p AND term < p || chr(1114111) AND df > 0
+          ORDER BY df DESC, term LIMIT 64
+        ) x
+      ) t LEFT JOIN ${s}.champions ch ON ch.term = t.term AND cardinality(ch.chunk_ids) > 0`;
   /**
    * Chunks with their analysed terms (a `tsvector` built by the writer: A title, B heading
    * path, D body), and what the ranking keeps up to date with them: each term's document
@@ -91,7 +103,7 @@ export function statements(n: Names) {
     chunksPerSource: `SELECT source, sum(chunks)::bigint AS n FROM ${s}.files GROUP BY source`,
     countChunks: `SELECT count(*)::bigint AS n FROM ${s}.chunks`,
     nextIds: `SELECT nextval('${s}.files_id_seq') AS id FROM generate_series(1, $1)`,
-    /** Chunk ids for $1 chunks: the writer numbers chunks itself (the lists need their ids). */
+    /** Chunk ids for $1 chunks: a rebuild numbers chunks itself (its lists need their ids). */
     nextChunkIds: `SELECT nextval(q.seq) AS id
       FROM (SELECT pg_get_serial_sequence('${s}.chunks', 'id') AS seq) q, generate_series(1, $1)`,
 
@@ -150,21 +162,20 @@ export function statements(n: Names) {
     /** Terms no chunk holds any more (after deletions). */
     dropUnusedTerms: `DELETE FROM ${s}.term_df WHERE df <= 0`,
     /** What the ranking needs of the whole index: totals and the languages notes are in. */
-    rankingStats: `SELECT s.docs, s.title, s.headings, s.body,
-        (SELECT value FROM ${s}.meta WHERE key = 'languages') AS languages,
-        (SELECT value FROM ${s}.meta WHERE key = 'generation') AS generation
-      FROM ${s}.stats s`,
+    rankingStats: `SELECT ${rankingColumns} FROM ${s}.stats s`,
     /**
      * Document frequencies of terms ($1), and for each prefix ($2) the 64 most frequent terms
-     * starting with it (prefix NULL for the former).
+     * starting with it (prefix NULL for the former), each with its champion list when it has
+     * one (`ids`, `counts`: chunk ids and packed counts; see `lib/champions.ts`).
      */
-    termStats: `SELECT NULL::text AS prefix, term, df FROM ${s}.term_df WHERE term = ANY($1::text[]) AND df > 0
-      UNION ALL
-      SELECT p, x.term, x.df FROM unnest($2::text[]) p, LATERAL (
-        SELECT term, df FROM ${s}.term_df
-        WHERE term >= p AND term < p || chr(1114111) AND df > 0
-        ORDER BY df DESC, term LIMIT 64
-      ) x`,
+    termStats,
+    /**
+     * `rankingStats` and `termStats` in one round trip: the totals' row, with the term rows as a
+     * JSON array of `[prefix, term, df, ids, counts]` (in `termStats` order).
+     */
+    rankingAndTermStats: `SELECT ${rankingColumns},
+        (SELECT coalesce(json_agg(json_build_array(x.prefix, x.term, x.df, x.ids, x.counts)), '[]') FROM (${termStats}) x) AS terms
+      FROM ${s}.stats s`,
 
     /** Details of a page of chunk ids ($1 ids; $2, $3 origins), and the index generation. */
     hitDetails: `SELECT c.id, c.start_line, c.end_line, c.start_byte, c.end_byte, c.heading_path, c.lang,
