@@ -23,8 +23,6 @@ const LIST_BATCH = 50_000;
 export function championStatements(n: Names) {
   const { s } = n;
   return {
-    /** The floors of the terms among $1 that have a list (admission in an incremental reindex). */
-    floors: `SELECT term, floor FROM ${s}.champions WHERE term = ANY($1::text[])`,
     /** Admits chunks ($2) with their counts ($3) to the lists of terms ($1). */
     admit: `UPDATE ${s}.champions ch SET chunk_ids = ch.chunk_ids || a.ids, counts = ch.counts || a.counts
       FROM (
@@ -83,30 +81,27 @@ export class ChampionWriter {
     if (builder) for (let i = 0; i < ids.length; i++) builder.add(ids[i]!, chunks[i]!.fields);
   }
 
-  /** Chunks just written: outside a rebuild, each joins the lists it weighs enough in. */
-  async written(ids: readonly number[], chunks: readonly AnalysedChunk[]): Promise<void> {
-    if (this.builder) return;
+  /**
+   * Chunks just written outside a rebuild, in write order, with the floors of the lists of
+   * their terms (`insertChunksNumbered`): each joins the lists it weighs enough in.
+   */
+  async written(
+    chunks: ReadonlyArray<{ id: number; fields: AnalysedChunk }>,
+    floors: ReadonlyMap<string, number>,
+  ): Promise<void> {
     const averages = this.averages;
-    if (!averages || ids.length === 0) return;
-    const counts = chunks.map(termCounts);
-    const terms = new Set<string>();
-    for (const c of counts) for (const t of c.keys()) terms.add(t);
-    const floors = new Map<string, number>();
-    for (const r of (await this.q(this.sql.floors, [[...terms]])).rows) {
-      floors.set(r.term as string, Number(r.floor));
-    }
-    if (floors.size === 0) return;
+    if (this.builder || !averages || floors.size === 0) return;
     const cols: [string[], number[], number[]] = [[], [], []];
-    counts.forEach((byTerm, i) => {
-      const lengths = chunkLengths(chunks[i]!);
-      for (const [term, c] of byTerm) {
+    for (const { id, fields } of chunks) {
+      const lengths = chunkLengths(fields);
+      for (const [term, c] of termCounts(fields)) {
         const floor = floors.get(term);
         if (floor === undefined || !admits(floor, c, lengths, averages)) continue;
         cols[0].push(term);
-        cols[1].push(ids[i]!);
+        cols[1].push(id);
         cols[2].push(packCounts(c[0], c[1], c[2]));
       }
-    });
+    }
     if (cols[0].length > 0) await this.q(this.sql.admit, cols);
   }
 
@@ -136,7 +131,8 @@ export class ChampionWriter {
       }
     }
     if (cols[0].length > 0) await this.q(this.sql.insert, cols);
-    this.averages = built.averages;
-    return [AVERAGES_KEY, JSON.stringify(built.averages)];
+    // No list, nothing to admit to: an incremental reindex then skips admission.
+    this.averages = built.lists.length > 0 ? built.averages : undefined;
+    return [AVERAGES_KEY, built.lists.length > 0 ? JSON.stringify(built.averages) : ''];
   }
 }

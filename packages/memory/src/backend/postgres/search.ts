@@ -311,11 +311,9 @@ export class PgSearch {
       return chunks.score(stats, within);
     }
     if (plan.clauses.length === 0) return new Scorer(plan, stats, 0);
-    // The lists' chunks first (a few hundred a listed term), and the phrases'.
-    const seed = champions.seed();
-    if (seed.length > 0) await look(['c.id = ANY($2::bigint[])'], [seed], true);
     // Rarest first (highest ceiling); the first look-up takes clauses while their chunks are
-    // few (a clause the lists answer in full costs none: it is looked up already).
+    // few. A clause the lists (and the phrases' chunks) answer in full costs none: its chunks,
+    // a few hundred a listed term, are in the first look-up whatever the budget.
     const order = plan.clauses
       .map((_, i) => i)
       .sort((a, b) => clauseCeiling(plan.clauses[b]!) - clauseCeiling(plan.clauses[a]!) || a - b);
@@ -331,7 +329,18 @@ export class PgSearch {
     const query = (list: readonly number[]) =>
       [...new Set(list.flatMap((i) => champions.query(plan.clauses[i]!)))].join(' | ');
     const firstQuery = query(first);
-    if (firstQuery !== '') await look(['c.terms @@ $2::tsquery'], [firstQuery]);
+    const seed = champions.seed();
+    if (seed.length > 0 && firstQuery !== '') {
+      await look(
+        ['(c.id = ANY($2::bigint[]) OR c.terms @@ $3::tsquery)'],
+        [seed, firstQuery],
+        true,
+      );
+    } else if (seed.length > 0) {
+      await look(['c.id = ANY($2::bigint[])'], [seed], true);
+    } else if (firstQuery !== '') {
+      await look(['c.terms @@ $2::tsquery'], [firstQuery]);
+    }
     const pending = order.filter((i) => !first.includes(i));
     if (pending.length > 0) {
       const best = chunks.score(stats, undefined).top(need);

@@ -53,7 +53,8 @@ export function statements(n: Names) {
    * Chunks with their analysed terms (a `tsvector` built by the writer: A title, B heading
    * path, D body), and what the ranking keeps up to date with them: each term's document
    * frequency (`term_df`) and the totals (`stats`). With `ids`, the writer numbers the chunks
-   * ($12); with `numbered`, the statement returns the ids the sequence gave.
+   * ($12); with `numbered`, the statement returns the ids the sequence gave (with the file
+   * and first line of each chunk), then the floors of the champion lists of their terms.
    */
   const insertChunks = (ids: boolean, numbered: boolean) => `WITH ins AS (
         INSERT INTO ${s}.chunks (file_id, start_line, end_line, start_byte, end_byte, heading_path, lang,
@@ -68,7 +69,10 @@ export function statements(n: Names) {
       )${
         numbered
           ? `, totals AS (${statsBy('+', 'ins')})
-      SELECT id, file_id, start_line FROM ins`
+      SELECT id, file_id, start_line, NULL::text AS term, NULL::float8 AS floor FROM ins
+      UNION ALL
+      SELECT NULL, NULL, NULL, ch.term, ch.floor FROM ${s}.champions ch
+      WHERE ch.term IN (SELECT t FROM ins, unnest(tsvector_to_array(ins.terms)) t)`
           : `
       ${statsBy('+', 'ins')}`
       }`;
@@ -132,7 +136,7 @@ export function statements(n: Names) {
     deleteChunksOf: deleteChunks('file_id = ANY($1::bigint[])'),
     deleteFiles: `DELETE FROM ${s}.files WHERE id = ANY($1::bigint[])`,
     insertChunks: insertChunks(true, false),
-    /** The same with ids from the sequence, returning each chunk's id, file and first line. */
+    /** The same with ids from the sequence, returning them and the floors of their terms' lists. */
     insertChunksNumbered: insertChunks(false, true),
 
     chunksOfSource: deleteChunks(`file_id IN (SELECT id FROM ${s}.files WHERE source = $1)`),

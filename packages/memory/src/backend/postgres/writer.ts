@@ -411,16 +411,22 @@ export class PgWriter implements IndexWriter {
         continue;
       }
       const rows = (await this.q(this.sql.insertChunksNumbered, cols)).rows as Array<{
-        id: string;
-        file_id: string;
-        start_line: number;
+        id: string | null;
+        file_id: string | null;
+        start_line: number | null;
+        term: string | null;
+        floor: number | null;
       }>;
-      // In the order written (ids from the sequence grow), each with its analysis.
-      rows.sort((a, b) => Number(a.id) - Number(b.id));
-      await this.champions.written(
-        rows.map((r) => Number(r.id)),
-        rows.map((r) => fields.get(`${r.file_id}:${r.start_line}`)!),
-      );
+      const floors = new Map<string, number>();
+      const written: Array<{ id: number; fields: ChunkRecord['fields'] }> = [];
+      for (const r of rows) {
+        if (r.term !== null) floors.set(r.term, Number(r.floor));
+        else
+          written.push({ id: Number(r.id), fields: fields.get(`${r.file_id}:${r.start_line}`)! });
+      }
+      // In the order written (ids from the sequence grow).
+      written.sort((a, b) => a.id - b.id);
+      await this.champions.written(written, floors);
     }
   }
 
