@@ -24,10 +24,11 @@ import {
   redactUrl,
   splitUrl,
 } from './driver.js';
+import { type FileRow, key, type PgFile, toFile, type WriterCache } from './rows.js';
 import { DEFAULT_SCHEMA, LOCK_CLASS, migrate, type Names, namesOf } from './schema.js';
 import { IndexMoved, PgSearch } from './search.js';
 import { type Statements, statements } from './sql.js';
-import { type FileRow, key, type PgFile, PgWriter, toFile, type WriterCache } from './writer.js';
+import { PgWriter } from './writer.js';
 
 /**
  * A shared index in PostgreSQL: any number of servers, on any number of machines, search and

@@ -146,22 +146,28 @@ export class ChampionRows {
   }
 
   /**
-   * What is looked up before any other clause: the chunks of the listed terms of word and
-   * prefix clauses, and those the phrases count in.
+   * The chunks the lists (and the phrases' chunks) give these clauses: looked up with the
+   * clauses' `query`, they are every chunk the clauses count in.
    */
-  seed(): number[] {
+  seed(clauses: readonly number[]): number[] {
     const ids = new Set<number>();
-    this.plan.clauses.forEach((c, i) => {
+    for (const i of clauses) {
+      const c = this.plan.clauses[i]!;
       if (c.kind === 'phrase') {
         for (const set of this.phraseChunks.get(i)?.values() ?? [])
           for (const id of set) ids.add(id);
-        return;
+        continue;
       }
       for (const list of c.terms.values()) {
         for (const t of list) for (const id of this.byTerm.get(t) ?? []) ids.add(id);
       }
-    });
+    }
     return [...ids];
+  }
+
+  /** About how many chunks looking a clause up reads (for the first look-up's budget). */
+  cost(i: number): number {
+    return this.handles(i) ? this.seed([i]).length : this.plan.clauses[i]!.df;
   }
 
   /** A chunk's list rows: term and packed counts, alternating (undefined: in no list). */

@@ -4,6 +4,7 @@ import {
   type Averages,
   admits,
   ChampionBuilder,
+  type ChampionLists,
   chunkLengths,
   packCounts,
   termCounts,
@@ -73,12 +74,32 @@ export class ChampionWriter {
   /** The index was emptied (lists included): every chunk written from now on is in the new lists. */
   clear(): void {
     this.builder = new ChampionBuilder();
+    this.backlog = [];
   }
+
+  /** Chunks queued in a rebuild that its builder has not taken yet (see {@link drain}). */
+  private backlog: Array<{
+    ids: readonly number[];
+    chunks: ReadonlyArray<{ fields: AnalysedChunk }>;
+  }> = [];
 
   /** Chunks queued for writing, in write order, with their ids: a rebuild's lists take them. */
   queued(ids: readonly number[], chunks: ReadonlyArray<{ fields: AnalysedChunk }>): void {
+    if (this.builder) this.backlog.push({ ids, chunks });
+  }
+
+  /**
+   * Gives the builder the chunks queued so far. The writer calls it while it waits for the
+   * server to write a batch, so that the builder's work (seconds in a large rebuild) is done
+   * while the process would otherwise wait.
+   */
+  drain(): void {
     const builder = this.builder;
-    if (builder) for (let i = 0; i < ids.length; i++) builder.add(ids[i]!, chunks[i]!.fields);
+    if (!builder) return;
+    for (const { ids, chunks } of this.backlog) {
+      for (let i = 0; i < ids.length; i++) builder.add(ids[i]!, chunks[i]!.fields);
+    }
+    this.backlog = [];
   }
 
   /**
@@ -105,15 +126,30 @@ export class ChampionWriter {
     if (cols[0].length > 0) await this.q(this.sql.admit, cols);
   }
 
+  /** A rebuild's lists once {@link prepare} made them. */
+  private built: ChampionLists | undefined;
+
+  /**
+   * Makes a rebuild's lists from every chunk queued (JavaScript only: the writer calls it while
+   * the server writes the last batch); {@link finish} stores them.
+   */
+  prepare(): void {
+    this.drain();
+    const builder = this.builder;
+    if (!builder) return;
+    this.builder = undefined;
+    this.built = builder.finish();
+  }
+
   /**
    * At the end of the transaction: a rebuild stores its lists and returns the meta row of
    * their averages; otherwise nothing changes.
    */
   async finish(): Promise<[string, string] | undefined> {
-    const builder = this.builder;
-    if (!builder) return undefined;
-    this.builder = undefined;
-    const built = builder.finish();
+    this.prepare();
+    const built = this.built;
+    if (!built) return undefined;
+    this.built = undefined;
     let cols: [string[], number[], string[], string[]] = [[], [], [], []];
     let entries = 0;
     for (const list of built.lists) {

@@ -312,45 +312,43 @@ export class PgSearch {
     }
     if (plan.clauses.length === 0) return new Scorer(plan, stats, 0);
     // Rarest first (highest ceiling); the first look-up takes clauses while their chunks are
-    // few. A clause the lists (and the phrases' chunks) answer in full costs none: its chunks,
-    // a few hundred a listed term, are in the first look-up whatever the budget.
+    // few. A clause the lists (or the phrases' chunks) answer costs the chunks they give it.
     const order = plan.clauses
       .map((_, i) => i)
       .sort((a, b) => clauseCeiling(plan.clauses[b]!) - clauseCeiling(plan.clauses[a]!) || a - b);
-    const first: number[] = order.filter((i) => champions.handles(i));
+    const first: number[] = [];
     let expected = 0;
     for (const i of order) {
-      if (champions.handles(i)) continue;
-      const df = plan.clauses[i]!.df;
-      if (first.length > 0 && expected + df > searchTuning.firstLookupChunks) break;
+      const cost = champions.cost(i);
+      if (first.length > 0 && expected + cost > searchTuning.firstLookupChunks) break;
       first.push(i);
-      expected += df;
+      expected += cost;
     }
     const query = (list: readonly number[]) =>
       [...new Set(list.flatMap((i) => champions.query(plan.clauses[i]!)))].join(' | ');
-    const firstQuery = query(first);
-    const seed = champions.seed();
-    if (seed.length > 0 && firstQuery !== '') {
-      await look(
-        ['(c.id = ANY($2::bigint[]) OR c.terms @@ $3::tsquery)'],
-        [seed, firstQuery],
-        true,
-      );
-    } else if (seed.length > 0) {
-      await look(['c.id = ANY($2::bigint[])'], [seed], true);
-    } else if (firstQuery !== '') {
-      await look(['c.terms @@ $2::tsquery'], [firstQuery]);
-    }
+    /** Looks up clauses: the chunks the lists give them, and those their query finds. */
+    const lookUp = async (list: readonly number[], not?: string) => {
+      const ids = champions.seed(list);
+      const q = query(list);
+      const where: string[] = [];
+      const values: unknown[] = [];
+      const p = (v: unknown) => `$${values.push(v) + 1}`;
+      if (ids.length > 0 && q !== '') {
+        where.push(`(c.id = ANY(${p(ids)}::bigint[]) OR c.terms @@ ${p(q)}::tsquery)`);
+      } else if (ids.length > 0) where.push(`c.id = ANY(${p(ids)}::bigint[])`);
+      else if (q !== '') where.push(`c.terms @@ ${p(q)}::tsquery`);
+      else return;
+      if (not) where.push(`NOT (c.terms @@ ${p(not)}::tsquery)`);
+      await look(where, values, ids.length > 0);
+    };
+    await lookUp(first);
     const pending = order.filter((i) => !first.includes(i));
     if (pending.length > 0) {
       const best = chunks.score(stats, undefined).top(need);
       const threshold = best.length >= need ? best[need - 1]!.score : 0;
-      const rest = query(clausesStillNeeded(plan, pending, threshold));
-      if (rest !== '' && firstQuery !== '') {
-        await look(['c.terms @@ $2::tsquery', 'NOT (c.terms @@ $3::tsquery)'], [rest, firstQuery]);
-      } else if (rest !== '') {
-        await look(['c.terms @@ $2::tsquery'], [rest]);
-      }
+      const rest = clausesStillNeeded(plan, pending, threshold);
+      const firstQuery = query(first);
+      if (rest.length > 0) await lookUp(rest, firstQuery !== '' ? firstQuery : undefined);
     }
     return chunks.score(stats, undefined);
   }

@@ -107,9 +107,13 @@ export function statements(n: Names) {
     chunksPerSource: `SELECT source, sum(chunks)::bigint AS n FROM ${s}.files GROUP BY source`,
     countChunks: `SELECT count(*)::bigint AS n FROM ${s}.chunks`,
     nextIds: `SELECT nextval('${s}.files_id_seq') AS id FROM generate_series(1, $1)`,
-    /** Chunk ids for $1 chunks: a rebuild numbers chunks itself (its lists need their ids). */
-    nextChunkIds: `SELECT nextval(q.seq) AS id
-      FROM (SELECT pg_get_serial_sequence('${s}.chunks', 'id') AS seq) q, generate_series(1, $1)`,
+    /**
+     * The first of $1 consecutive chunk ids taken from the sequence at once (a rebuild numbers
+     * chunks itself: its lists need their ids). Only the writer, under the index's lock, takes
+     * chunk ids, so nothing takes one between the two calls.
+     */
+    reserveChunkIds: `SELECT setval(q.seq, nextval(q.seq) + $1 - 1) - $1 + 1 AS first
+      FROM (SELECT pg_get_serial_sequence('${s}.chunks', 'id') AS seq) q`,
 
     insertFiles: `INSERT INTO ${s}.files (id, source, path, size, mtime, ino, sha256, indexed_at, racy, lang, chunks, origin)
       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::float8[], $6::float8[],

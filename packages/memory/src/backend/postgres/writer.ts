@@ -10,8 +10,8 @@ import type {
   StoredProblem,
 } from '../types.js';
 import { ChampionWriter } from './champions.js';
+import { chunkColumns, fileColumns, key, type PgFile, type WriterCache } from './rows.js';
 import type { Statements } from './sql.js';
-import { chunkVector } from './text.js';
 
 /** File ids taken from the sequence in a reindex's first round trip for them. */
 const ID_BATCH = 256;
@@ -20,55 +20,6 @@ const ID_BATCH_MAX = 4096;
 /** Chunks (or text bytes) buffered before they are sent in one statement. */
 const FLUSH_CHUNKS = 2000;
 const FLUSH_BYTES = 8 * 1024 * 1024;
-
-/** A file's key in the writer's maps: `<source>/<path>`. */
-export const key = (source: string, path: string) => `${source}/${path}`;
-
-/** A file as the writer knows it: this process's view of its stat, plus shared-row facts. */
-export interface PgFile extends StoredFile {
-  chunks: number;
-  /** The origin whose stat the shared row holds. */
-  origin: string;
-}
-
-/**
- * The committed files as the backend last read them, kept between reindexes while no other
- * process commits (`generation` tells).
- */
-export interface WriterCache {
-  generation: string;
-  files: Map<string, PgFile>;
-  byId: Map<number, PgFile>;
-}
-
-/** A row of `allFiles` / `fileByPath`. */
-export interface FileRow {
-  id: string;
-  source: string;
-  path: string;
-  size: string;
-  mtime: number;
-  ino: number;
-  sha256: string;
-  racy: boolean;
-  chunks: number;
-  origin: string;
-}
-
-export function toFile(r: FileRow): PgFile {
-  return {
-    id: Number(r.id),
-    source: r.source,
-    path: r.path,
-    size: Number(r.size),
-    mtime: r.mtime,
-    ino: r.ino,
-    sha256: r.sha256,
-    racy: r.racy,
-    chunks: r.chunks,
-    origin: r.origin,
-  };
-}
 
 /** What a writer needs of its backend. */
 export interface WriterHost {
@@ -189,23 +140,27 @@ export class PgWriter implements IndexWriter {
   /** File ids fetched per round trip; doubles up to {@link ID_BATCH_MAX} in a long reindex. */
   private idBatch = ID_BATCH;
 
-  /** Chunk ids taken from the sequence, not used yet; fetched like file ids, in growing batches. */
-  private chunkIds: number[] = [];
-  private chunkIdBatch = ID_BATCH;
+  /** Chunk ids reserved from the sequence and not used yet: `next` up to `end` (excluded). */
+  private chunkIds = { next: 0, end: 0 };
 
   /**
    * Ids for a file's chunks in a rebuild: the writer numbers them itself, as it queues them, so
    * that the champion lists are built from each chunk as it is queued (in write order), while
-   * the server writes the previous batch. (Otherwise the sequence numbers them on insert.)
+   * the server writes the previous batch. (Otherwise the sequence numbers them on insert.) A
+   * range is reserved at once, twice the chunks the index had (a round trip waits behind the
+   * batch being written).
    */
   private async nextChunkIds(n: number): Promise<number[]> {
-    while (this.chunkIds.length < n) {
-      const want = Math.max(this.chunkIdBatch, n - this.chunkIds.length);
-      this.chunkIdBatch = Math.min(this.chunkIdBatch * 2, 16 * ID_BATCH_MAX);
-      const r = await this.q(this.sql.nextChunkIds, [want]);
-      this.chunkIds.push(...r.rows.map((row) => Number(row.id)));
+    const ids = this.chunkIds;
+    if (ids.end - ids.next < n) {
+      const want = Math.max(n, 4096, 2 * Number(this.meta.get('chunk_count') ?? 0));
+      const r = await this.q(this.sql.reserveChunkIds, [want]);
+      ids.next = Number(r.rows[0]!.first);
+      ids.end = ids.next + want;
     }
-    return this.chunkIds.splice(0, n);
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) out.push(ids.next++);
+    return out;
   }
 
   private async nextId(): Promise<number> {
@@ -237,6 +192,8 @@ export class PgWriter implements IndexWriter {
     this.queuedChunks += chunks.length;
     for (const ch of chunks) this.queuedBytes += ch.text.length + ch.headingPath.length;
     if (this.queuedChunks >= FLUSH_CHUNKS || this.queuedBytes >= FLUSH_BYTES) {
+      // A rebuild's champion lists take the queued chunks, while the previous batch is written.
+      this.champions.drain();
       if (this.sending) await this.sending;
       // Another caller may have started a batch while this one waited.
       if (this.queuedChunks < FLUSH_CHUNKS && this.queuedBytes < FLUSH_BYTES) return;
@@ -384,27 +341,7 @@ export class PgWriter implements IndexWriter {
   ): Promise<void> {
     // Chunks the writer numbered (a rebuild), then those the sequence numbers.
     for (const numbered of [true, false]) {
-      const cols: unknown[][] = [[], [], [], [], [], [], [], [], [], [], []];
-      if (numbered) cols.push([]);
-      const fields = new Map<string, ChunkRecord['fields']>();
-      for (const o of list) {
-        if ((o.ids !== undefined) !== numbered) continue;
-        for (const [k, ch] of o.chunks.entries()) {
-          cols[0]!.push(o.id);
-          cols[1]!.push(ch.startLine);
-          cols[2]!.push(ch.endLine);
-          cols[3]!.push(ch.startByte);
-          cols[4]!.push(ch.endByte);
-          cols[5]!.push(ch.headingPath);
-          cols[6]!.push(ch.fields.language);
-          cols[7]!.push(ch.fields.title.length);
-          cols[8]!.push(ch.fields.headings.length);
-          cols[9]!.push(ch.fields.body.length);
-          cols[10]!.push(chunkVector(ch.fields));
-          if (numbered) cols[11]!.push(o.ids![k]);
-          else fields.set(`${o.id}:${ch.startLine}`, ch.fields);
-        }
-      }
+      const { cols, fields } = chunkColumns(list, numbered);
       if (cols[0]!.length === 0) continue;
       if (numbered) {
         await this.q(this.sql.insertChunks, cols);
@@ -611,7 +548,10 @@ export class PgWriter implements IndexWriter {
   }
 
   async finish(summary: FinishSummary): Promise<{ files: number; chunks: number }> {
-    await this.flush();
+    const flushed = this.flush();
+    // A rebuild's champion lists are made while the server writes the last batch.
+    this.champions.prepare();
+    await flushed;
     const meta = this.meta;
     const stored = this.cleared ? undefined : meta.get('languages');
     const languages = new Set<Language>(stored ? (JSON.parse(stored) as Language[]) : []);
@@ -647,25 +587,4 @@ export class PgWriter implements IndexWriter {
     const files = (this.cleared ? 0 : this.cache.files.size) + this.fileDelta;
     return { files, chunks };
   }
-}
-
-/** The twelve column arrays of `insertFiles` / `updateFiles`. */
-function fileColumns(
-  rows: ReadonlyArray<{ id: number; file: FileRecord; chunks: number }>,
-  originOf: (file: FileRecord) => string,
-): unknown[][] {
-  return [
-    rows.map((r) => r.id),
-    rows.map((r) => r.file.source),
-    rows.map((r) => r.file.path),
-    rows.map((r) => r.file.size),
-    rows.map((r) => r.file.mtime),
-    rows.map((r) => r.file.ino),
-    rows.map((r) => r.file.sha256),
-    rows.map((r) => r.file.indexedAt),
-    rows.map((r) => r.file.racy),
-    rows.map((r) => r.file.language),
-    rows.map((r) => r.chunks),
-    rows.map((r) => originOf(r.file)),
-  ];
 }
