@@ -1,5 +1,6 @@
 import { BM25, FIELD_WEIGHTS } from '@lectern/text';
 import { MAX_RANKED_CHUNKS } from '../limits.js';
+import { COMMON_SHARE, type QueryPlan } from './rank.js';
 import type { AnalysedChunk } from './analysis.js';
 
 /**
@@ -409,4 +410,39 @@ function kthLargest(a: Float64Array, k: number): number {
     else break;
   }
   return a[target]!;
+}
+
+/**
+ * When a search reads a term's champion list instead of every chunk holding it: for a query of
+ * one clause (a word or a prefix: the list holds the chunks that term puts first), and for a
+ * term in more than `COMMON_SHARE` of all chunks (scored only when every word of a question is
+ * that common: see `planQuery`). Otherwise a term is read in full, so a question's ranking is
+ * exact; a raw query's matches are always read in full. Returns the test on a term's document
+ * frequency.
+ */
+export function veryCommon(
+  plan: QueryPlan,
+  docs: number,
+  raw: boolean,
+): (documentFrequency: number) => boolean {
+  if (raw) return () => false;
+  if (plan.clauses.length === 1) return () => true;
+  return (df) => df > COMMON_SHARE * docs;
+}
+
+/**
+ * The most chunks holding a phrase that are ranked for it: `championTuning.phraseCap` when every
+ * word of it is in more than `COMMON_SHARE` of all chunks (the most recently indexed that many),
+ * else every one (`Infinity`); a raw query's matches are always read in full.
+ */
+export function phraseCap(
+  words: readonly string[],
+  df: ReadonlyMap<string, number>,
+  docs: number,
+  raw: boolean,
+): number {
+  if (raw) return Number.POSITIVE_INFINITY;
+  return words.every((w) => (df.get(w) ?? 0) > COMMON_SHARE * docs)
+    ? championTuning.phraseCap
+    : Number.POSITIVE_INFINITY;
 }

@@ -1,5 +1,5 @@
 import type { Language } from '@lectern/text';
-import { championTuning, unpackCounts } from '../../lib/champions.js';
+import { phraseCap, unpackCounts, veryCommon } from '../../lib/champions.js';
 import {
   type IndexStats,
   planQuery,
@@ -122,8 +122,8 @@ export function rankText(
 ): RankedPage {
   const languages = facts.queryLanguages;
   const clauses = queryClauses(text, languages);
-  const plan = makePlan(clauses, languages, facts, stmt);
-  const { scorer, capped } = gather(plan, facts, stmt, allowed, undefined);
+  const { plan, df } = makePlan(clauses, languages, facts, stmt);
+  const { scorer, capped } = gather(plan, df, facts, stmt, allowed, undefined);
   const rows = scorer.top(need);
   const top = rows[0];
   const match: SearchMatch =
@@ -136,7 +136,7 @@ function makePlan(
   languages: readonly Language[],
   facts: ChunkFacts,
   stmt: (sql: string) => Statement,
-): QueryPlan {
+): { plan: QueryPlan; df: ReadonlyMap<string, number> } {
   const { terms, prefixes } = termsToLookUp(clauses, languages);
   const dfStmt = stmt(SQL.documentFrequency).pluck();
   const df = new Map<string, number>();
@@ -150,7 +150,10 @@ function makePlan(
       list.map(([term, d]) => ({ term, df: d })),
     );
   }
-  return planQuery(clauses, languages, df, expansions, facts.stats);
+  const plan = planQuery(clauses, languages, df, expansions, facts.stats);
+  // Every term's document frequency, the prefixes' terms included.
+  for (const list of expansions.values()) for (const e of list) df.set(e.term, e.df);
+  return { plan, df };
 }
 
 /** Splits a packed list of `id * 4 + field` codes (see `SQL.places`). */
@@ -176,6 +179,7 @@ function eachPlace(packed: string, visit: (id: number, field: number) => void): 
  */
 function gather(
   plan: QueryPlan,
+  df: ReadonlyMap<string, number>,
   facts: ChunkFacts,
   stmt: (sql: string) => Statement,
   allowed: ((fileId: number) => boolean) | undefined,
@@ -200,7 +204,9 @@ function gather(
   // A term's champion list (`lib/champions.ts`) when it has one: then it counts there only.
   const listStmt = stmt(SQL.championList).raw(true);
   const lists = new Map<string, Array<[number, number]> | undefined>();
+  const useLists = veryCommon(plan, facts.stats.docs, within !== undefined);
   const listOf = (term: string) => {
+    if (!useLists(df.get(term) ?? 0)) return undefined;
     if (!lists.has(term)) {
       const rows = listStmt.all(term) as Array<[number, number]>;
       lists.set(term, rows.length > 0 ? rows : undefined);
@@ -292,8 +298,10 @@ function gather(
           if (s < 0 || !langs.has(facts.lang[s]!)) return;
           flags.set(s, (flags.get(s) ?? 0) | (1 << f));
         };
-        // The chunks holding it that the search may return, newest first, at most the cap.
-        const cap = championTuning.phraseCap;
+        // The chunks holding it that the search may return, newest first; at most the cap
+        // when every word is very common (see `phraseCap`).
+        const words = key.split(' ');
+        const cap = phraseCap(words, df, facts.stats.docs, within !== undefined);
         const held: number[] = [];
         for (const id of matchingAll.iterate(quoted) as Iterable<number>) {
           const s = slotOf(id);
@@ -383,7 +391,7 @@ export function rankRaw(
   const capped = ids.length > MAX_RANKED_CHUNKS;
   if (capped) ids = ids.slice(0, MAX_RANKED_CHUNKS);
   const clauses = queryClauses(words.join(' '), languages);
-  const plan = makePlan(clauses, languages, facts, stmt);
-  const rows = gather(plan, facts, stmt, allowed, new Set(ids)).scorer.top(need);
+  const { plan, df } = makePlan(clauses, languages, facts, stmt);
+  const rows = gather(plan, df, facts, stmt, allowed, new Set(ids)).scorer.top(need);
   return { match: 'raw', expression: text, rows, capped, cappedPhrases: [], plan };
 }
