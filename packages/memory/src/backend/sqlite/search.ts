@@ -200,7 +200,6 @@ function gather(
   const view = (s: number) => lengths.subarray(3 * s, 3 * s + 3);
   const places = stmt(SQL.places).pluck();
   const matching = stmt(SQL.matching).pluck();
-  const matchingAll = stmt(SQL.matchingAll).pluck();
   // A term's champion list (`lib/champions.ts`) when it has one: then it counts there only.
   const listStmt = stmt(SQL.championList).raw(true);
   const lists = new Map<string, Array<[number, number]> | undefined>();
@@ -302,27 +301,37 @@ function gather(
         // when every word is very common (see `phraseCap`).
         const words = key.split(' ');
         const cap = phraseCap(words, df, facts.stats.docs, within !== undefined);
-        const held: number[] = [];
-        for (const id of matchingAll.iterate(quoted) as Iterable<number>) {
-          const s = slotOf(id);
-          if (s < 0 || !langs.has(facts.lang[s]!)) continue;
-          held.push(id);
-          if (held.length > cap) break;
-        }
-        let from = 0;
-        if (held.length > cap) {
-          held.length = cap;
-          from = held[held.length - 1]!;
-          capped.push(clause.surface.join(' '));
-        }
-        const kept = new Set(held);
-        // Each field's matches, newest first down to the oldest kept (FTS5 stops there).
-        COLUMNS.forEach((col, f) => {
-          for (const id of matchingAll.iterate(`{${col}} : ${quoted}`) as Iterable<number>) {
-            if (id < from) break;
-            if (kept.has(id)) flag(id, f);
+        // Each field's matches, newest first, merged: a chunk is counted once, whatever
+        // fields hold the phrase, and FTS5 stops reading when the cap is reached.
+        const streams = COLUMNS.map(
+          (col, f) =>
+            stmt(SQL.matchingIn[f]!)
+              .pluck()
+              .iterate(`{${col}} : ${quoted}`) as IterableIterator<number>,
+        );
+        const heads = streams.map((it) => it.next());
+        let held = 0;
+        try {
+          for (;;) {
+            let id = -1;
+            for (const h of heads) if (!h.done && (h.value as number) > id) id = h.value as number;
+            if (id < 0) break;
+            const s = slotOf(id);
+            const counts = s >= 0 && langs.has(facts.lang[s]!);
+            if (counts && ++held > cap) {
+              capped.push(clause.surface.join(' '));
+              break;
+            }
+            heads.forEach((h, f) => {
+              if (!h.done && h.value === id) {
+                if (counts) flag(id, f);
+                heads[f] = streams[f]!.next();
+              }
+            });
           }
-        });
+        } finally {
+          for (const it of streams) it.return?.();
+        }
         for (const [s, m] of flags) {
           scorer.add(
             i,
