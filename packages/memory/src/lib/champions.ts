@@ -1,7 +1,7 @@
 import { BM25, FIELD_WEIGHTS } from '@lectern/text';
 import { MAX_RANKED_CHUNKS } from '../limits.js';
-import { COMMON_SHARE, type QueryPlan } from './rank.js';
 import type { AnalysedChunk } from './analysis.js';
+import { COMMON_SHARE, type QueryPlan } from './rank.js';
 
 /**
  * Champion lists (Manning, Raghavan and Schütze, *Introduction to Information Retrieval*,

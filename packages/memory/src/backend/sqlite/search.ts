@@ -36,7 +36,17 @@ export interface ChunkFacts {
    */
   queryLanguages: Language[];
   stats: IndexStats;
+  /**
+   * Document frequencies and prefix expansions already looked up in this version of the index
+   * (FTS5 keeps no document frequency: `fts5vocab` counts a term's documents by reading its
+   * whole doclist, milliseconds for a term in tens of thousands of chunks). Emptied past
+   * {@link LOOKUP_CACHE_ENTRIES}; a new version of the index starts a new one.
+   */
+  lookups: Map<string, number | Array<{ term: string; df: number }>>;
 }
+
+/** Most document frequencies and prefix expansions one index version remembers. */
+const LOOKUP_CACHE_ENTRIES = 20_000;
 
 const COLUMNS = ['title', 'heading_path', 'body'] as const;
 
@@ -92,6 +102,7 @@ export function loadFacts(
     languages,
     queryLanguages,
     stats: { docs: n, totals },
+    lookups: new Map(),
   };
 }
 
@@ -125,6 +136,7 @@ export function rankText(
   const { plan, df } = makePlan(clauses, languages, facts, stmt);
   const { scorer, capped } = gather(plan, df, facts, stmt, allowed, undefined);
   const rows = scorer.top(need);
+  scorer.release();
   const top = rows[0];
   const match: SearchMatch =
     top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
@@ -139,16 +151,27 @@ function makePlan(
 ): { plan: QueryPlan; df: ReadonlyMap<string, number> } {
   const { terms, prefixes } = termsToLookUp(clauses, languages);
   const dfStmt = stmt(SQL.documentFrequency).pluck();
-  const df = new Map<string, number>();
-  for (const t of terms) df.set(t, (dfStmt.get(t) as number | undefined) ?? 0);
-  const expansions = new Map<string, Array<{ term: string; df: number }>>();
   const range = stmt(SQL.termsInRange).raw(true);
+  const cache = facts.lookups;
+  if (cache.size > LOOKUP_CACHE_ENTRIES) cache.clear();
+  const df = new Map<string, number>();
+  for (const t of terms) {
+    let d = cache.get(`=${t}`) as number | undefined;
+    if (d === undefined) {
+      d = (dfStmt.get(t) as number | undefined) ?? 0;
+      cache.set(`=${t}`, d);
+    }
+    df.set(t, d);
+  }
+  const expansions = new Map<string, Array<{ term: string; df: number }>>();
   for (const p of prefixes) {
-    const list = range.all(p, `${p}\u{10ffff}`) as Array<[string, number]>;
-    expansions.set(
-      p,
-      list.map(([term, d]) => ({ term, df: d })),
-    );
+    let list = cache.get(`*${p}`) as Array<{ term: string; df: number }> | undefined;
+    if (list === undefined) {
+      const rows = range.all(p, `${p}\u{10ffff}`) as Array<[string, number]>;
+      list = rows.map(([term, d]) => ({ term, df: d }));
+      cache.set(`*${p}`, list);
+    }
+    expansions.set(p, list);
   }
   const plan = planQuery(clauses, languages, df, expansions, facts.stats);
   // Every term's document frequency, the prefixes' terms included.
@@ -401,6 +424,8 @@ export function rankRaw(
   if (capped) ids = ids.slice(0, MAX_RANKED_CHUNKS);
   const clauses = queryClauses(words.join(' '), languages);
   const { plan, df } = makePlan(clauses, languages, facts, stmt);
-  const rows = gather(plan, df, facts, stmt, allowed, new Set(ids)).scorer.top(need);
+  const { scorer } = gather(plan, df, facts, stmt, allowed, new Set(ids));
+  const rows = scorer.top(need);
+  scorer.release();
   return { match: 'raw', expression: text, rows, capped, cappedPhrases: [], plan };
 }
