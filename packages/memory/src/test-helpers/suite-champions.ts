@@ -26,12 +26,16 @@ export function championTests(target: BackendUnderTest): void {
   const scores = (r: { results: Array<{ score: number }> }) => r.results.map((c) => c.score);
   const note = (alphas: number, fillers: number) =>
     `# Note\n\n${'alpha '.repeat(alphas)}${'filler '.repeat(fillers)}end\n`;
-
-  test('a word in more chunks than the threshold is ranked on the chunks where it weighs most', async () => {
+  /** Four notes holding "alpha" 3, 2, 1 and 1 times (the last in a longer body). */
+  const writeFour = () => {
     fx.dir.write('a.md', note(3, 1));
     fx.dir.write('b.md', note(2, 2));
     fx.dir.write('c.md', note(1, 3));
     fx.dir.write('d.md', note(1, 6));
+  };
+
+  test('a word in more chunks than the threshold is ranked on the chunks where it weighs most', async () => {
+    writeFour();
     const store = fx.make();
     const listed = await store.search({ query: 'alpha' });
     expect(paths(listed)).toEqual(['notes/a.md', 'notes/b.md']);
@@ -64,10 +68,7 @@ export function championTests(target: BackendUnderTest): void {
   });
 
   test('an incremental reindex drops removed chunks from lists and admits new ones above the floor', async () => {
-    fx.dir.write('a.md', note(3, 1));
-    fx.dir.write('b.md', note(2, 2));
-    fx.dir.write('c.md', note(1, 3));
-    fx.dir.write('d.md', note(1, 6));
+    writeFour();
     const store = fx.make();
     await store.reindex({ full: true });
     rmSync(join(fx.dir.path, 'a.md'));
