@@ -211,7 +211,7 @@ export async function memory(ctx) {
         );
       }
     }
-    const note = `${qs.length} realistic queries (a content word, two and three words of a real sentence, a stem with *, a two-word phrase), ${withResults} with results, ${capped} of them with match "any" (the first result holds only some of the informative words); every query is ranked in full by the shared BM25F (very common words left out when rarer ones are left); MiniSearch (own process, time taken inside it, so compare it with the handler column) answers the same words ANDed, without phrases, from memory.`;
+    const note = `${qs.length} realistic queries (a content word, two and three words of a real sentence, a stem with *, a two-word phrase), ${withResults} with results, ${capped} of them with match "any" (the first result holds only some of the informative words); every query is ranked by the shared BM25F (very common words left out when rarer ones are left; a one-clause query, or a word in over 30% of chunks, read on its champion list of 400; a phrase of such words held by over 2,000 chunks ranked among the newest 2,000); MiniSearch (own process, time taken inside it, so compare it with the handler column) answers the same words ANDed, without phrases, from memory.`;
     // Which kinds of query make the tail: the handler's figures per kind (same samples).
     const kinds = byKind(
       qs.map(([kind]) => kind),

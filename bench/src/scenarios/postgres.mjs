@@ -156,7 +156,7 @@ export async function postgres(ctx) {
           samples: single,
           note:
             headline === 'p95'
-              ? `${qs.length} realistic queries (the memory scenario's), one after another, alternating backends; ${capped.pg} on PostgreSQL and ${capped.sqlite} on SQLite answered with match "any" (the first result holds only some of the informative words); both rank every query in full by the same BM25F. PostgreSQL p95 ${verdict(p95(single.handler), TARGETS.p95Ms)}. PostgreSQL by query kind: ${kindLine(kinds.pg)}. SQLite by query kind: ${kindLine(kinds.sqlite)}.`
+              ? `${qs.length} realistic queries (the memory scenario's), one after another, alternating backends; ${capped.pg} on PostgreSQL and ${capped.sqlite} on SQLite answered with match "any" (the first result holds only some of the informative words); both rank every query by the same BM25F, with the same champion lists for very common terms. PostgreSQL p95 ${verdict(p95(single.handler), TARGETS.p95Ms)}. PostgreSQL by query kind: ${kindLine(kinds.pg)}. SQLite by query kind: ${kindLine(kinds.sqlite)}.`
               : undefined,
           details:
             headline === 'p95'

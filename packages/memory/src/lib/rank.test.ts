@@ -126,6 +126,25 @@ describe('Scorer', () => {
     ]);
     expect(s.top(1)).toHaveLength(1);
   });
+
+  test('a released scorer leaves its arrays cleared to the next of the same size', () => {
+    const p = plan('flutter', { flutter: 3 });
+    const first = new Scorer(p, stats, 4);
+    first.add(0, 0, 12, 'en', [1, 1, 10], 0, 0, 3);
+    first.add(0, 3, 14, 'en', [1, 1, 10], 1, 0, 0);
+    const expected = first.top();
+    first.release();
+    const second = new Scorer(p, stats, 4);
+    expect(second.size).toBe(0);
+    expect(second.top()).toEqual([]);
+    second.add(0, 1, 13, 'en', [1, 1, 10], 0, 0, 1);
+    expect(second.top().map((r) => [r.id, r.matched])).toEqual([[13, 1]]);
+    second.release();
+    const third = new Scorer(p, stats, 4);
+    third.add(0, 0, 12, 'en', [1, 1, 10], 0, 0, 3);
+    third.add(0, 3, 14, 'en', [1, 1, 10], 1, 0, 0);
+    expect(third.top()).toEqual(expected);
+  });
 });
 
 test('phraseCount counts starts where every next word follows', () => {

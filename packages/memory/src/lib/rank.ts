@@ -278,15 +278,29 @@ export class Scorer {
   private readonly fields: Partial<Record<Field, number>> = {};
   private readonly lengths: Partial<Record<Field, number>> = {};
 
+  /** Arrays a {@link release}d scorer left, cleared, for the next one of the same size. */
+  private static spare:
+    | { scores: Float64Array; matched: Uint16Array; seen: Uint8Array; ids: Float64Array }
+    | undefined;
+
   constructor(
     private readonly plan: QueryPlan,
     stats: IndexStats,
     size: number,
   ) {
-    this.scores = new Float64Array(size);
-    this.matched = new Uint16Array(size);
-    this.seen = new Uint8Array(size);
-    this.ids = new Float64Array(size);
+    const spare = Scorer.spare;
+    if (spare && spare.scores.length === size) {
+      Scorer.spare = undefined;
+      this.scores = spare.scores;
+      this.matched = spare.matched;
+      this.seen = spare.seen;
+      this.ids = spare.ids;
+    } else {
+      this.scores = new Float64Array(size);
+      this.matched = new Uint16Array(size);
+      this.seen = new Uint8Array(size);
+      this.ids = new Float64Array(size);
+    }
     const N = Math.max(1, stats.docs);
     this.avg = {
       title: stats.totals.title / N,
@@ -377,6 +391,26 @@ export class Scorer {
       score: this.scores[s]!,
       matched: this.matched[s]!,
     }));
+  }
+
+  /**
+   * Clears the candidates' entries and keeps the arrays for the next scorer of the same size (a
+   * search over every chunk of a large index would otherwise allocate megabytes each time). The
+   * scorer must not be used after.
+   */
+  release(): void {
+    for (const s of this.touched) {
+      this.scores[s] = 0;
+      this.matched[s] = 0;
+      this.seen[s] = 0;
+    }
+    this.touched.length = 0;
+    Scorer.spare = {
+      scores: this.scores,
+      matched: this.matched,
+      seen: this.seen,
+      ids: this.ids,
+    };
   }
 
   /** How many chunks are candidates. */

@@ -7,8 +7,8 @@ import type { BackendUnderTest } from './target.js';
 
 /**
  * Very common terms and phrases (`lib/champions.ts`), with thresholds small enough for a few
- * notes: a term in more than 3 chunks gets a list of its 2 best, a phrase in more than 3
- * chunks is ranked among the 3 newest.
+ * notes: a term in more than 3 chunks gets a list of its 2 best, a phrase of very common words
+ * (each in more than 30% of chunks) held by more than 3 chunks is ranked among the 3 newest.
  */
 export function championTests(target: BackendUnderTest): void {
   const fx = storeFixture(target);
@@ -26,12 +26,16 @@ export function championTests(target: BackendUnderTest): void {
   const scores = (r: { results: Array<{ score: number }> }) => r.results.map((c) => c.score);
   const note = (alphas: number, fillers: number) =>
     `# Note\n\n${'alpha '.repeat(alphas)}${'filler '.repeat(fillers)}end\n`;
-
-  test('a word in more chunks than the threshold is ranked on the chunks where it weighs most', async () => {
+  /** Four notes holding "alpha" 3, 2, 1 and 1 times (the last in a longer body). */
+  const writeFour = () => {
     fx.dir.write('a.md', note(3, 1));
     fx.dir.write('b.md', note(2, 2));
     fx.dir.write('c.md', note(1, 3));
     fx.dir.write('d.md', note(1, 6));
+  };
+
+  test('a word in more chunks than the threshold is ranked on the chunks where it weighs most', async () => {
+    writeFour();
     const store = fx.make();
     const listed = await store.search({ query: 'alpha' });
     expect(paths(listed)).toEqual(['notes/a.md', 'notes/b.md']);
@@ -47,11 +51,24 @@ export function championTests(target: BackendUnderTest): void {
     expect(paths(await store.search({ query: 'alph*' }))).toEqual(['notes/a.md', 'notes/b.md']);
   });
 
-  test('an incremental reindex drops removed chunks from lists and admits new ones above the floor', async () => {
+  test('a question of several words reads a listed word in full unless it is in 30% of chunks', async () => {
     fx.dir.write('a.md', note(3, 1));
     fx.dir.write('b.md', note(2, 2));
-    fx.dir.write('c.md', note(1, 3));
-    fx.dir.write('d.md', note(1, 6));
+    fx.dir.write('c.md', `# Note\n\nalpha zeta filler\n`);
+    fx.dir.write('d.md', `# Note\n\nalpha zeta filler filler\n`);
+    fx.dir.write('e.md', `# Note\n\nzeta filler filler filler\n`);
+    // 20 chunks: alpha in 4 (20%), listed (more than 3), read in full with another word.
+    for (let i = 0; i < 15; i++) fx.dir.write(`f${i}.md`, `# Filler ${i}\n\nplain words\n`);
+    const store = fx.make();
+    expect(paths(await store.search({ query: 'alpha' }))).toEqual(['notes/a.md', 'notes/b.md']);
+    const both = await store.search({ query: 'alpha zeta' });
+    expect(paths(both).slice(0, 2)).toEqual(['notes/c.md', 'notes/d.md']);
+    expect(both.match).toBe('all');
+    expect(paths(both)).toHaveLength(5);
+  });
+
+  test('an incremental reindex drops removed chunks from lists and admits new ones above the floor', async () => {
+    writeFour();
     const store = fx.make();
     await store.reindex({ full: true });
     rmSync(join(fx.dir.path, 'a.md'));
@@ -81,5 +98,16 @@ export function championTests(target: BackendUnderTest): void {
     const all = await store.search({ query: '"beta gamma"' });
     expect(paths(all).sort()).toEqual(['p1', 'p2', 'p3', 'p4', 'p5'].map((n) => `notes/${n}.md`));
     expect(all.warnings.join(' ')).not.toContain('hold the phrase');
+  });
+
+  test('a phrase with a word in fewer than 30% of chunks is ranked over every chunk holding it', async () => {
+    for (const n of ['p1', 'p2', 'p3', 'p4', 'p5']) {
+      fx.dir.write(`${n}.md`, `# ${n}\n\nSome beta gamma here.\n`);
+    }
+    for (let i = 0; i < 15; i++) fx.dir.write(`f${i}.md`, `# Filler ${i}\n\nplain words\n`);
+    const store = fx.make();
+    const r = await store.search({ query: '"beta gamma"' });
+    expect(r.results).toHaveLength(5);
+    expect(r.warnings.join(' ')).not.toContain('hold the phrase');
   });
 }

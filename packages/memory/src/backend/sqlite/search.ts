@@ -1,5 +1,5 @@
 import type { Language } from '@lectern/text';
-import { championTuning, unpackCounts } from '../../lib/champions.js';
+import { phraseCap, unpackCounts, veryCommon } from '../../lib/champions.js';
 import {
   type IndexStats,
   planQuery,
@@ -36,7 +36,17 @@ export interface ChunkFacts {
    */
   queryLanguages: Language[];
   stats: IndexStats;
+  /**
+   * Document frequencies and prefix expansions already looked up in this version of the index
+   * (FTS5 keeps no document frequency: `fts5vocab` counts a term's documents by reading its
+   * whole doclist, milliseconds for a term in tens of thousands of chunks). Emptied past
+   * {@link LOOKUP_CACHE_ENTRIES}; a new version of the index starts a new one.
+   */
+  lookups: Map<string, number | Array<{ term: string; df: number }>>;
 }
+
+/** Most document frequencies and prefix expansions one index version remembers. */
+const LOOKUP_CACHE_ENTRIES = 20_000;
 
 const COLUMNS = ['title', 'heading_path', 'body'] as const;
 
@@ -92,6 +102,7 @@ export function loadFacts(
     languages,
     queryLanguages,
     stats: { docs: n, totals },
+    lookups: new Map(),
   };
 }
 
@@ -122,9 +133,10 @@ export function rankText(
 ): RankedPage {
   const languages = facts.queryLanguages;
   const clauses = queryClauses(text, languages);
-  const plan = makePlan(clauses, languages, facts, stmt);
-  const { scorer, capped } = gather(plan, facts, stmt, allowed, undefined);
+  const { plan, df } = makePlan(clauses, languages, facts, stmt);
+  const { scorer, capped } = gather(plan, df, facts, stmt, allowed, undefined);
   const rows = scorer.top(need);
+  scorer.release();
   const top = rows[0];
   const match: SearchMatch =
     top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
@@ -136,21 +148,35 @@ function makePlan(
   languages: readonly Language[],
   facts: ChunkFacts,
   stmt: (sql: string) => Statement,
-): QueryPlan {
+): { plan: QueryPlan; df: ReadonlyMap<string, number> } {
   const { terms, prefixes } = termsToLookUp(clauses, languages);
   const dfStmt = stmt(SQL.documentFrequency).pluck();
-  const df = new Map<string, number>();
-  for (const t of terms) df.set(t, (dfStmt.get(t) as number | undefined) ?? 0);
-  const expansions = new Map<string, Array<{ term: string; df: number }>>();
   const range = stmt(SQL.termsInRange).raw(true);
-  for (const p of prefixes) {
-    const list = range.all(p, `${p}\u{10ffff}`) as Array<[string, number]>;
-    expansions.set(
-      p,
-      list.map(([term, d]) => ({ term, df: d })),
-    );
+  const cache = facts.lookups;
+  if (cache.size > LOOKUP_CACHE_ENTRIES) cache.clear();
+  const df = new Map<string, number>();
+  for (const t of terms) {
+    let d = cache.get(`=${t}`) as number | undefined;
+    if (d === undefined) {
+      d = (dfStmt.get(t) as number | undefined) ?? 0;
+      cache.set(`=${t}`, d);
+    }
+    df.set(t, d);
   }
-  return planQuery(clauses, languages, df, expansions, facts.stats);
+  const expansions = new Map<string, Array<{ term: string; df: number }>>();
+  for (const p of prefixes) {
+    let list = cache.get(`*${p}`) as Array<{ term: string; df: number }> | undefined;
+    if (list === undefined) {
+      const rows = range.all(p, `${p}\u{10ffff}`) as Array<[string, number]>;
+      list = rows.map(([term, d]) => ({ term, df: d }));
+      cache.set(`*${p}`, list);
+    }
+    expansions.set(p, list);
+  }
+  const plan = planQuery(clauses, languages, df, expansions, facts.stats);
+  // Every term's document frequency, the prefixes' terms included.
+  for (const list of expansions.values()) for (const e of list) df.set(e.term, e.df);
+  return { plan, df };
 }
 
 /** Splits a packed list of `id * 4 + field` codes (see `SQL.places`). */
@@ -176,6 +202,7 @@ function eachPlace(packed: string, visit: (id: number, field: number) => void): 
  */
 function gather(
   plan: QueryPlan,
+  df: ReadonlyMap<string, number>,
   facts: ChunkFacts,
   stmt: (sql: string) => Statement,
   allowed: ((fileId: number) => boolean) | undefined,
@@ -196,11 +223,12 @@ function gather(
   const view = (s: number) => lengths.subarray(3 * s, 3 * s + 3);
   const places = stmt(SQL.places).pluck();
   const matching = stmt(SQL.matching).pluck();
-  const matchingAll = stmt(SQL.matchingAll).pluck();
   // A term's champion list (`lib/champions.ts`) when it has one: then it counts there only.
   const listStmt = stmt(SQL.championList).raw(true);
   const lists = new Map<string, Array<[number, number]> | undefined>();
+  const useLists = veryCommon(plan, facts.stats.docs, within !== undefined);
   const listOf = (term: string) => {
+    if (!useLists(df.get(term) ?? 0)) return undefined;
     if (!lists.has(term)) {
       const rows = listStmt.all(term) as Array<[number, number]>;
       lists.set(term, rows.length > 0 ? rows : undefined);
@@ -292,29 +320,41 @@ function gather(
           if (s < 0 || !langs.has(facts.lang[s]!)) return;
           flags.set(s, (flags.get(s) ?? 0) | (1 << f));
         };
-        // The chunks holding it that the search may return, newest first, at most the cap.
-        const cap = championTuning.phraseCap;
-        const held: number[] = [];
-        for (const id of matchingAll.iterate(quoted) as Iterable<number>) {
-          const s = slotOf(id);
-          if (s < 0 || !langs.has(facts.lang[s]!)) continue;
-          held.push(id);
-          if (held.length > cap) break;
-        }
-        let from = 0;
-        if (held.length > cap) {
-          held.length = cap;
-          from = held[held.length - 1]!;
-          capped.push(clause.surface.join(' '));
-        }
-        const kept = new Set(held);
-        // Each field's matches, newest first down to the oldest kept (FTS5 stops there).
-        COLUMNS.forEach((col, f) => {
-          for (const id of matchingAll.iterate(`{${col}} : ${quoted}`) as Iterable<number>) {
-            if (id < from) break;
-            if (kept.has(id)) flag(id, f);
+        // The chunks holding it that the search may return, newest first; at most the cap
+        // when every word is very common (see `phraseCap`).
+        const words = key.split(' ');
+        const cap = phraseCap(words, df, facts.stats.docs, within !== undefined);
+        // Each field's matches, newest first, merged: a chunk is counted once, whatever
+        // fields hold the phrase, and FTS5 stops reading when the cap is reached.
+        const streams = COLUMNS.map(
+          (col, f) =>
+            stmt(SQL.matchingIn[f]!)
+              .pluck()
+              .iterate(`{${col}} : ${quoted}`) as IterableIterator<number>,
+        );
+        const heads = streams.map((it) => it.next());
+        let held = 0;
+        try {
+          for (;;) {
+            let id = -1;
+            for (const h of heads) if (!h.done && (h.value as number) > id) id = h.value as number;
+            if (id < 0) break;
+            const s = slotOf(id);
+            const counts = s >= 0 && langs.has(facts.lang[s]!);
+            if (counts && ++held > cap) {
+              capped.push(clause.surface.join(' '));
+              break;
+            }
+            heads.forEach((h, f) => {
+              if (!h.done && h.value === id) {
+                if (counts) flag(id, f);
+                heads[f] = streams[f]!.next();
+              }
+            });
           }
-        });
+        } finally {
+          for (const it of streams) it.return?.();
+        }
         for (const [s, m] of flags) {
           scorer.add(
             i,
@@ -383,7 +423,9 @@ export function rankRaw(
   const capped = ids.length > MAX_RANKED_CHUNKS;
   if (capped) ids = ids.slice(0, MAX_RANKED_CHUNKS);
   const clauses = queryClauses(words.join(' '), languages);
-  const plan = makePlan(clauses, languages, facts, stmt);
-  const rows = gather(plan, facts, stmt, allowed, new Set(ids)).scorer.top(need);
+  const { plan, df } = makePlan(clauses, languages, facts, stmt);
+  const { scorer } = gather(plan, df, facts, stmt, allowed, new Set(ids));
+  const rows = scorer.top(need);
+  scorer.release();
   return { match: 'raw', expression: text, rows, capped, cappedPhrases: [], plan };
 }

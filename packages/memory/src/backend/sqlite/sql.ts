@@ -73,8 +73,13 @@ export const SQL = {
     "SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'heading_path' THEN 1 ELSE 2 END) FROM temp.chunks_places WHERE term = ?",
   /** Chunks matching an FTS5 expression (over the analysed terms), highest ids first. */
   matching: 'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC LIMIT ?',
-  /** Every chunk matching an FTS5 expression, highest ids first (read lazily, stopped early). */
-  matchingAll: 'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC',
+  /**
+   * Every chunk matching an FTS5 expression, highest ids first (read lazily, stopped early):
+   * three copies, one per field, so the three can be read at once.
+   */
+  matchingIn: [0, 1, 2].map(
+    (f) => `SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC /* ${f} */`,
+  ),
   chunkCount: "SELECT value FROM meta WHERE key = 'chunk_count'",
 
   // ---------------------------------------------------------------- champion lists
