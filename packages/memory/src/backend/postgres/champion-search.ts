@@ -1,4 +1,4 @@
-import { championTuning } from '../../lib/champions.js';
+import { phraseCap, veryCommon } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
 import type { PlannedClause, QueryPlan } from '../../lib/rank.js';
 import type { Run } from './search.js';
@@ -11,12 +11,14 @@ export function operand(term: string): string {
 /**
  * What one search reads of the champion lists (`lib/champions.ts`), and how it changes the
  * search, the same way on every backend:
- * - a term is listed iff its list holds a chunk;
- * - a word or prefix term that is listed counts in the chunks of its list only, with the list's
- *   counts (never the counts of a chunk's vector), so its other chunks are never read;
+ * - a term is listed iff its list holds a chunk; a search reads the lists only where
+ *   `veryCommon` says (a query of one clause; terms in over 30% of chunks; never a raw query);
+ * - a word or prefix term read from its list counts in the chunks of its list only, with the
+ *   list's counts (never the counts of a chunk's vector), so its other chunks are never read;
  * - a phrase counts in the chunks holding it (in a language it is made for, among the chunks
- *   the search may return), and when more than `championTuning.phraseCap` do, in the most
- *   recently indexed that many only (the highest chunk ids), which the answer reports.
+ *   the search may return), and, when `phraseCap` caps it (every word in over 30% of chunks)
+ *   and more chunks hold it, in the most recently indexed that many only (the highest chunk
+ *   ids), which the answer reports.
  */
 export class ChampionRows {
   /** The plan's terms that have a list. */
@@ -25,12 +27,28 @@ export class ChampionRows {
   private readonly byTerm = new Map<string, number[]>();
   /** Per chunk, its list rows: term and packed counts, alternating. */
   private readonly byChunk = new Map<number, Array<string | number>>();
-  /** Per phrase clause (plan index), per language: the chunks it counts in. */
+  /** Per capped phrase clause (plan index), per language: the chunks it counts in. */
   private readonly phraseChunks = new Map<number, Map<Language, ReadonlySet<number>>>();
   /** Phrases held by more chunks than the cap (as typed), once per capped variant. */
   readonly capped: string[] = [];
 
   private constructor(private readonly plan: QueryPlan) {}
+  private docs = 0;
+  private raw = false;
+  /** Document frequency of every term the search looked up. */
+  private readonly df = new Map<string, number>();
+
+  /** Whether a phrase variant (its terms) is capped: see `phraseCap`. */
+  private capsPhrase(terms: readonly string[]): boolean {
+    return Number.isFinite(phraseCap(terms, this.df, this.docs, this.raw));
+  }
+
+  /** The phrase variants the cap applies to, for {@link phrases}. */
+  cappedVariants<V extends { clause: number; terms: readonly string[] }>(
+    variants: readonly V[],
+  ): V[] {
+    return variants.filter((v) => this.capsPhrase(v.terms));
+  }
 
   /**
    * The lists of the plan's word and prefix terms, from the rows of `termStats` (which carry
@@ -40,11 +58,18 @@ export class ChampionRows {
     plan: QueryPlan,
     rows: ReadonlyArray<{
       term: string;
+      df: number;
       ids: ReadonlyArray<string | number> | null;
       counts: ReadonlyArray<string | number> | null;
     }>,
+    docs: number,
+    raw: boolean,
   ): ChampionRows {
     const out = new ChampionRows(plan);
+    out.docs = docs;
+    out.raw = raw;
+    for (const row of rows) out.df.set(row.term, Number(row.df));
+    const read = veryCommon(plan, docs, raw);
     const terms = new Set<string>();
     for (const c of plan.clauses) {
       if (c.kind === 'phrase') continue;
@@ -52,6 +77,7 @@ export class ChampionRows {
     }
     for (const row of rows) {
       if (!row.ids || row.ids.length === 0 || !terms.has(row.term)) continue;
+      if (!read(Number(row.df))) continue;
       if (out.listed.has(row.term)) continue;
       out.listed.add(row.term);
       const chunks = row.ids.map(Number);
@@ -83,7 +109,7 @@ export class ChampionRows {
     if (variants.length === 0) return;
     const all = [...values];
     const param = (v: unknown) => `$${all.push(v)}`;
-    const cap = championTuning.phraseCap;
+    const cap = phraseCap(variants[0]!.terms, this.df, this.docs, this.raw);
     const limit = param(cap + 1);
     const parts = variants.map(({ langs, terms }, k) => {
       const conditions = [
@@ -138,8 +164,13 @@ export class ChampionRows {
       for (const t of all) if (!this.listed.has(t)) out.add(operand(t));
       return [...out];
     }
-    // A phrase's chunks are known (`phrases`): they are looked up with the lists'.
-    if (c.kind === 'phrase') return [];
+    // A capped phrase's chunks are known (`phrases`): they are looked up with the lists'.
+    if (c.kind === 'phrase') {
+      for (const list of c.terms.values()) {
+        if (!this.capsPhrase(list)) out.add(`(${list.map(operand).join(' <-> ')})`);
+      }
+      return [...out];
+    }
     for (const list of c.terms.values())
       for (const t of list) if (!this.listed.has(t)) out.add(operand(t));
     return [...out];
@@ -180,6 +211,7 @@ export class ChampionRows {
    * the phrase does not count there (see {@link phrases}).
    */
   phraseFields(clause: number, lang: Language, id: number, fields: number): number {
-    return this.phraseChunks.get(clause)?.get(lang)?.has(id) ? fields : 0;
+    const kept = this.phraseChunks.get(clause)?.get(lang);
+    return !kept || kept.has(id) ? fields : 0;
   }
 }

@@ -215,7 +215,7 @@ export class PgSearch {
     if (match !== 'raw') expression = plan.expression;
 
     const need = request.offset + request.limit + 1;
-    const champions = ChampionRows.of(plan, found);
+    const champions = ChampionRows.of(plan, found, stats.docs, match === 'raw');
     const scorer = await this.score(run, plan, stats, files, within, need, champions);
     const rows = scorer.top(need);
     if (match !== 'raw') {
@@ -294,12 +294,14 @@ export class PgSearch {
     await champions.phrases(
       run,
       `${this.n.s}.chunks`,
-      chunks.phrases.flatMap((i) =>
-        phraseFields(plan.clauses[i]!).map((v) => ({
-          clause: i,
-          langs: v.langs as Language[],
-          terms: v.terms,
-        })),
+      champions.cappedVariants(
+        chunks.phrases.flatMap((i) =>
+          phraseFields(plan.clauses[i]!).map((v) => ({
+            clause: i,
+            langs: v.langs as Language[],
+            terms: v.terms,
+          })),
+        ),
       ),
       allowed,
       allowedValues,
