@@ -113,7 +113,9 @@ export class ChampionRows {
     const limit = param(cap + 1);
     const parts = variants.map(({ langs, terms }, k) => {
       const conditions = [
-        `c.terms @@ ${param(terms.map(operand).join(' <-> '))}::tsquery`,
+        // As a value the planner does not see: estimated from its words, a phrase of two very
+        // common ones was read by a scan of every chunk (bench: 68 ms; with the index, 46 ms).
+        `c.terms @@ (SELECT ${param(terms.map(operand).join(' <-> '))}::tsquery)`,
         `c.lang = ANY(${param(langs)}::text[])`,
         ...where,
       ];

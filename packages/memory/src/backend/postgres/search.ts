@@ -336,7 +336,10 @@ export class PgSearch {
       const values: unknown[] = [];
       const p = (v: unknown) => `$${values.push(v) + 1}`;
       if (ids.length > 0 && q !== '') {
-        where.push(`(c.id = ANY(${p(ids)}::bigint[]) OR c.terms @@ ${p(q)}::tsquery)`);
+        // The query as a value the planner does not see (an init plan): a prefix's unlisted
+        // terms ORed were estimated at ~250 chunks each and read by a scan of every chunk
+        // (bench, 'zelt*': 348 ms; with the index, 65 ms).
+        where.push(`(c.id = ANY(${p(ids)}::bigint[]) OR c.terms @@ (SELECT ${p(q)}::tsquery))`);
       } else if (ids.length > 0) where.push(`c.id = ANY(${p(ids)}::bigint[])`);
       else if (q !== '') where.push(`c.terms @@ ${p(q)}::tsquery`);
       else return;
