@@ -1,7 +1,7 @@
 import { phraseCap, veryCommon } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
 import type { PlannedClause, QueryPlan } from '../../lib/rank.js';
-import type { Run } from './search.js';
+import type { Run } from './driver.js';
 
 /** A `tsquery` operand: the term quoted. */
 export function operand(term: string): string {

@@ -169,3 +169,6 @@ export function poolConfig(options: PostgresConnectionOptions, url: string): Pg.
   }
   return config;
 }
+
+/** Sends one statement (on the pool, or on a client inside a transaction). */
+export type Run = (query: Pg.QueryConfig) => Promise<Pg.QueryResult>;

@@ -23,6 +23,7 @@ import {
 } from '../types.js';
 import { Candidates } from './candidates.js';
 import { ChampionRows, operand } from './champion-search.js';
+import type { Run } from './driver.js';
 import { rawToTsquery } from './raw.js';
 import type { Names } from './schema.js';
 import type { Statements } from './sql.js';
@@ -34,8 +35,7 @@ export class IndexMoved extends Error {
   }
 }
 
-/** Sends one statement (on the pool, or on a client inside a transaction). */
-export type Run = (query: Pg.QueryConfig) => Promise<Pg.QueryResult>;
+export type { Run } from './driver.js';
 
 /**
  * Most chunks the first look-up of a search may expect (by the document frequencies of the
