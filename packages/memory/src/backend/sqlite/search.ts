@@ -222,7 +222,6 @@ function gather(
   const counts = new Float64Array(3);
   const view = (s: number) => lengths.subarray(3 * s, 3 * s + 3);
   const places = stmt(SQL.places).pluck();
-  const matching = stmt(SQL.matching).pluck();
   // A term's champion list (`lib/champions.ts`) when it has one: then it counts there only.
   const listStmt = stmt(SQL.championList).raw(true);
   const lists = new Map<string, Array<[number, number]> | undefined>();
@@ -315,11 +314,6 @@ function gather(
       if (clause.kind === 'phrase') {
         const quoted = `"${key.replace(/"/g, '""')}"`;
         const flags = new Map<number, number>();
-        const flag = (id: number, f: number) => {
-          const s = slotOf(id);
-          if (s < 0 || !langs.has(facts.lang[s]!)) return;
-          flags.set(s, (flags.get(s) ?? 0) | (1 << f));
-        };
         // The chunks holding it that the search may return, newest first; at most the cap
         // when every word is very common (see `phraseCap`).
         const words = key.split(' ');
@@ -340,14 +334,14 @@ function gather(
             for (const h of heads) if (!h.done && (h.value as number) > id) id = h.value as number;
             if (id < 0) break;
             const s = slotOf(id);
-            const counts = s >= 0 && langs.has(facts.lang[s]!);
-            if (counts && ++held > cap) {
+            const kept = s >= 0 && langs.has(facts.lang[s]!);
+            if (kept && ++held > cap) {
               capped.push(clause.surface.join(' '));
               break;
             }
             heads.forEach((h, f) => {
               if (!h.done && h.value === id) {
-                if (counts) flag(id, f);
+                if (kept) flags.set(s, (flags.get(s) ?? 0) | (1 << f));
                 heads[f] = streams[f]!.next();
               }
             });
