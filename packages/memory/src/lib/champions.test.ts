@@ -3,8 +3,8 @@ import { analyseChunk } from './analysis.js';
 import {
   admits,
   ChampionBuilder,
+  eachAdmission,
   packCounts,
-  phraseListTerm,
   pseudoFrequency,
   termCounts,
   unpackCounts,
@@ -19,6 +19,25 @@ describe('champion lists', () => {
     );
     expect(c.get('wing')).toEqual([1, 1, 2]);
     expect(c.get('flutter')).toEqual([1, 0, 1]);
+  });
+
+  it('admits a new chunk to the listed terms it weighs at least the floor in', () => {
+    const c = chunk('note', 'alpha alpha beta gamma');
+    const lengths = [c.title.length, c.headings.length, c.body.length];
+    const averages = [1, 0, 4] as const;
+    const alpha = pseudoFrequency(0, 0, 2, lengths, averages);
+    const floors = new Map([
+      ['alpha', alpha],
+      ['beta', alpha],
+      ['delta', 0],
+    ]);
+    const joined: Array<[string, [number, number, number]]> = [];
+    eachAdmission(c, floors, averages, (term, packed) => {
+      joined.push([term, unpackCounts(packed)]);
+    });
+    // alpha weighs exactly its floor; beta (once) weighs less; gamma and delta have no list or
+    // are not in the chunk.
+    expect(joined).toEqual([['alpha', [0, 0, 2]]]);
   });
 
   it('packs counts losslessly up to 65,535 and caps above', () => {
@@ -108,14 +127,5 @@ describe('champion lists', () => {
     b.add(1, chunk('plain', 'gamma gamma filler'));
     b.add(2, chunk('gamma', 'filler filler filler'));
     expect(b.finish().lists.find((l) => l.term === 'gamma')?.entries[0]?.chunk).toBe(2);
-  });
-
-  it('stands for a phrase by its rarest word', () => {
-    const df = new Map([
-      ['a', 10],
-      ['b', 5],
-      ['c', 5],
-    ]);
-    expect(phraseListTerm(['a', 'c', 'b'], (t) => df.get(t)!)).toBe('b');
   });
 });

@@ -114,6 +114,27 @@ export function admits(
   return pseudoFrequency(counts[0], counts[1], counts[2], lengths, averages) >= floor;
 }
 
+/**
+ * The lists a new chunk joins in an incremental reindex: for each of its terms that has a list
+ * (`floors`: the lists' floors by term) and in which it weighs at least the floor, `visit` gets
+ * the term and its packed counts (`packCounts`).
+ */
+export function eachAdmission(
+  chunk: AnalysedChunk,
+  floors: ReadonlyMap<string, number>,
+  averages: Averages,
+  visit: (term: string, packed: number) => void,
+): void {
+  if (floors.size === 0) return;
+  const lengths = chunkLengths(chunk);
+  for (const [term, c] of termCounts(chunk)) {
+    const floor = floors.get(term);
+    if (floor !== undefined && admits(floor, c, lengths, averages)) {
+      visit(term, packCounts(c[0], c[1], c[2]));
+    }
+  }
+}
+
 /** Each distinct term of a chunk with its counts in the title, headings and body. */
 export function termCounts(chunk: AnalysedChunk): Map<string, [number, number, number]> {
   const out = new Map<string, [number, number, number]>();
@@ -150,21 +171,6 @@ export function packCounts(title: number, headings: number, body: number): numbe
 /** The three counts of {@link packCounts}. */
 export function unpackCounts(packed: number): [number, number, number] {
   return [Math.floor(packed / 2 ** 32), Math.floor(packed / 2 ** 16) % 2 ** 16, packed % 2 ** 16];
-}
-
-/**
- * The word whose list stands for a phrase made only of listed words: the one in fewest chunks
- * (ties: the first in code-unit order). Every backend looks for such a phrase in the title and
- * headings of every chunk and in the body of this word's list's chunks only.
- */
-export function phraseListTerm(terms: readonly string[], df: (term: string) => number): string {
-  let best = terms[0]!;
-  for (const t of terms) {
-    const d = df(t);
-    const b = df(best);
-    if (d < b || (d === b && t < best)) best = t;
-  }
-  return best;
 }
 
 /** A growable column of integers. */

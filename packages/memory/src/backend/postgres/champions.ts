@@ -2,12 +2,10 @@ import type * as Pg from 'pg';
 import type { AnalysedChunk } from '../../lib/analysis.js';
 import {
   type Averages,
-  admits,
   ChampionBuilder,
   type ChampionLists,
-  chunkLengths,
+  eachAdmission,
   packCounts,
-  termCounts,
 } from '../../lib/champions.js';
 import type { Names } from './schema.js';
 
@@ -114,14 +112,11 @@ export class ChampionWriter {
     if (this.builder || !averages || floors.size === 0) return;
     const cols: [string[], number[], number[]] = [[], [], []];
     for (const { id, fields } of chunks) {
-      const lengths = chunkLengths(fields);
-      for (const [term, c] of termCounts(fields)) {
-        const floor = floors.get(term);
-        if (floor === undefined || !admits(floor, c, lengths, averages)) continue;
+      eachAdmission(fields, floors, averages, (term, packed) => {
         cols[0].push(term);
         cols[1].push(id);
-        cols[2].push(packCounts(c[0], c[1], c[2]));
-      }
+        cols[2].push(packed);
+      });
     }
     if (cols[0].length > 0) await this.q(this.sql.admit, cols);
   }

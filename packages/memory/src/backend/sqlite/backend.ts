@@ -1,14 +1,7 @@
 import { join, resolve } from 'node:path';
 import { ToolError } from '@lectern/core';
 import type Database from 'better-sqlite3';
-import {
-  type Averages,
-  admits,
-  ChampionBuilder,
-  chunkLengths,
-  packCounts,
-  termCounts,
-} from '../../lib/champions.js';
+import { type Averages, ChampionBuilder, eachAdmission, packCounts } from '../../lib/champions.js';
 import { indexBusy, MemoryError } from '../../lib/errors.js';
 import type { Language } from '../../lib/language.js';
 import { mayBeCostly, timeRawQuery } from '../../lib/raw-guard.js';
@@ -481,15 +474,10 @@ class SqliteWriter implements IndexWriter {
       this.admission = { floors, averages };
     }
     const { floors, averages } = this.admission;
-    if (floors.size === 0) return;
     const insert = this.s(SQL.championInsert);
-    const lengths = chunkLengths(chunk.fields);
-    for (const [term, counts] of termCounts(chunk.fields)) {
-      const floor = floors.get(term);
-      if (floor !== undefined && admits(floor, counts, lengths, averages)) {
-        insert.run(term, id, packCounts(counts[0], counts[1], counts[2]));
-      }
-    }
+    eachAdmission(chunk.fields, floors, averages, (term, packed) => {
+      insert.run(term, id, packed);
+    });
   }
 
   private deleteChunks(fileId: number): void {
