@@ -2,11 +2,7 @@ import { phraseCap, veryCommon } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
 import type { PlannedClause, QueryPlan } from '../../lib/rank.js';
 import type { Run } from './driver.js';
-
-/** A `tsquery` operand: the term quoted. */
-export function operand(term: string): string {
-  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
+import { quoteLexeme } from './text.js';
 
 /**
  * What one search reads of the champion lists (`lib/champions.ts`), and how it changes the
@@ -115,7 +111,7 @@ export class ChampionRows {
       const conditions = [
         // Seen by the planner: a phrase many chunks hold is best read newest first until the
         // cap (an init plan hiding it made the bench's capped phrases slower: p95 49 -> 79 ms).
-        `c.terms @@ ${param(terms.map(operand).join(' <-> '))}::tsquery`,
+        `c.terms @@ ${param(terms.map(quoteLexeme).join(' <-> '))}::tsquery`,
         `c.lang = ANY(${param(langs)}::text[])`,
         ...where,
       ];
@@ -162,19 +158,19 @@ export class ChampionRows {
       const all = new Set<string>();
       for (const list of c.terms.values()) for (const t of list) all.add(t);
       if (all.size === 0) return [];
-      if (![...all].some((t) => this.listed.has(t))) return [`${operand(c.surface[0]!)}:*`];
-      for (const t of all) if (!this.listed.has(t)) out.add(operand(t));
+      if (![...all].some((t) => this.listed.has(t))) return [`${quoteLexeme(c.surface[0]!)}:*`];
+      for (const t of all) if (!this.listed.has(t)) out.add(quoteLexeme(t));
       return [...out];
     }
     // A capped phrase's chunks are known (`phrases`): they are looked up with the lists'.
     if (c.kind === 'phrase') {
       for (const list of c.terms.values()) {
-        if (!this.capsPhrase(list)) out.add(`(${list.map(operand).join(' <-> ')})`);
+        if (!this.capsPhrase(list)) out.add(`(${list.map(quoteLexeme).join(' <-> ')})`);
       }
       return [...out];
     }
     for (const list of c.terms.values())
-      for (const t of list) if (!this.listed.has(t)) out.add(operand(t));
+      for (const t of list) if (!this.listed.has(t)) out.add(quoteLexeme(t));
     return [...out];
   }
 

@@ -1,8 +1,5 @@
 import { type Language, stem, words } from '@lectern/text';
-
-function quote(term: string): string {
-  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
+import { quoteLexeme } from './text.js';
 
 /**
  * Rewrites a raw `tsquery` expression so it runs against the index, which holds each word's
@@ -87,17 +84,17 @@ export function rawToTsquery(
       const stems = stemsOf(ws[0]!);
       out.push(
         stems.length === 1
-          ? `${quote(stems[0]!)}${suffix}`
-          : `(${stems.map((s) => `${quote(s)}${suffix}`).join(' | ')})`,
+          ? `${quoteLexeme(stems[0]!)}${suffix}`
+          : `(${stems.map((s) => `${quoteLexeme(s)}${suffix}`).join(' | ')})`,
       );
     } else if (ws.length === 1) {
-      out.push(`${quote(ws[0]!)}${suffix}`);
+      out.push(`${quoteLexeme(ws[0]!)}${suffix}`);
     } else {
       const last = ws.length - 1;
       const parts = ws.map((w, k) =>
         k === last && prefix
-          ? `${quote(w)}${suffix}`
-          : `${quote(stemsOf(w)[0]!)}${weights ? `:${weights}` : ''}`,
+          ? `${quoteLexeme(w)}${suffix}`
+          : `${quoteLexeme(stemsOf(w)[0]!)}${weights ? `:${weights}` : ''}`,
       );
       out.push(`(${parts.join(' <-> ')})`);
     }

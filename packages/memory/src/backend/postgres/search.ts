@@ -1,5 +1,4 @@
 import type { QueryClause } from '@lectern/text';
-import type * as Pg from 'pg';
 import type { Language } from '../../lib/language.js';
 import {
   clauseCeiling,
@@ -22,11 +21,12 @@ import {
   type SearchRequest,
 } from '../types.js';
 import { Candidates } from './candidates.js';
-import { ChampionRows, operand } from './champion-search.js';
+import { ChampionRows } from './champion-search.js';
 import type { Run } from './driver.js';
 import { rawToTsquery } from './raw.js';
 import type { Names } from './schema.js';
 import type { Statements } from './sql.js';
+import { quoteLexeme } from './text.js';
 
 /** A reindex committed while a search outside a transaction ran: run it again in a snapshot. */
 export class IndexMoved extends Error {
@@ -409,7 +409,7 @@ export class PgSearch {
           : `ts_filter(setweight(c.terms, 'C', $1::text[]), '{a,b,c}')::text AS v`;
     if (guard && terms.length > 0 && !split) {
       // The lists' chunks: most hold none of the unlisted terms, whose vectors need no cut.
-      const holds = `c.terms @@ ${param(terms.map(operand).join(' | '))}::tsquery`;
+      const holds = `c.terms @@ ${param(terms.map(quoteLexeme).join(' | '))}::tsquery`;
       text = `CASE WHEN ${holds} THEN ts_filter(setweight(c.terms, 'C', $1::text[]), '{a,b,c}')::text ELSE '' END AS v`;
     }
     const r = await run({
@@ -478,7 +478,7 @@ function phraseFields(c: PlannedClause): PhraseFields {
     langs,
     terms: list,
     fields: (['A', 'B', 'D'] as const).map((w) =>
-      list.map((t) => `${operand(t)}:${w}`).join(' <-> '),
+      list.map((t) => `${quoteLexeme(t)}:${w}`).join(' <-> '),
     ) as [string, string, string],
   }));
 }

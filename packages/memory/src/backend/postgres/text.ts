@@ -1,5 +1,13 @@
 import type { AnalysedChunk } from '../../lib/analysis.js';
 
+/**
+ * A lexeme quoted for `tsvector` and `tsquery` text: in single quotes, a quote doubled and a
+ * backslash escaped, so any term (quotes, colons, spaces) is one lexeme.
+ */
+export function quoteLexeme(term: string): string {
+  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
 /** Most positions PostgreSQL keeps in a `tsvector` (later ones are stored as this one). */
 const MAX_POSITION = 16383;
 
@@ -27,7 +35,7 @@ export function chunkVector(fields: AnalysedChunk): string {
   });
   const parts: string[] = [];
   for (const [term, list] of at) {
-    parts.push(`'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}':${list.join(',')}`);
+    parts.push(`${quoteLexeme(term)}:${list.join(',')}`);
   }
   return parts.join(' ');
 }
