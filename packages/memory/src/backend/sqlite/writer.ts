@@ -194,7 +194,8 @@ export class SqliteWriter implements IndexWriter {
     };
   }
 
-  private fileRow(file: FileRecord): unknown[] {
+  /** A file's columns as `touchFile` writes them (identity, hash, indexing time). */
+  private identityRow(file: FileIdentity): unknown[] {
     return [
       file.source,
       file.path,
@@ -204,8 +205,12 @@ export class SqliteWriter implements IndexWriter {
       file.sha256,
       file.indexedAt,
       file.racy ? 1 : 0,
-      file.language,
     ];
+  }
+
+  /** A file's columns as `insertFile` and `updateFile` write them (its language too). */
+  private fileRow(file: FileRecord): unknown[] {
+    return [...this.identityRow(file), file.language];
   }
 
   async addFile(file: FileRecord, chunks: readonly ChunkRecord[]): Promise<number> {
@@ -228,17 +233,7 @@ export class SqliteWriter implements IndexWriter {
   }
 
   async touchFile(id: number, file: FileIdentity): Promise<void> {
-    this.s(SQL.touchFile).run(
-      file.source,
-      file.path,
-      file.size,
-      file.mtime,
-      file.ino,
-      file.sha256,
-      file.indexedAt,
-      file.racy ? 1 : 0,
-      id,
-    );
+    this.s(SQL.touchFile).run(...this.identityRow(file), id);
     this.logRow(id, file);
   }
 
