@@ -91,14 +91,15 @@ export const SQL = {
   deleteChampionsOfChunk: 'DELETE FROM champions WHERE chunk = ?',
 
   // ---------------------------------------------------------------- postings (lib/postings.ts)
-  /** A listed term's postings blob as of the last time they were written; no row: none. */
+  /** A term's postings blob as of the last time they were written; no row: none. */
   postings: 'SELECT data FROM postings WHERE term = ?',
-  /** The counts (`packCounts`) of a listed term in chunks added since, ascending ids. */
+  /** The counts (`packCounts`) of a term with postings in chunks added since, ascending ids. */
   postingsAdded: 'SELECT chunk, counts FROM postings_added WHERE term = ? ORDER BY chunk',
   postingsInsert: 'INSERT OR REPLACE INTO postings (term, data) VALUES (?, ?)',
   postingsAddedInsert:
     'INSERT OR REPLACE INTO postings_added (term, chunk, counts) VALUES (?, ?, ?)',
   postingsClear: 'DELETE FROM postings; DELETE FROM postings_added;',
+  postingsTerms: 'SELECT term FROM postings',
 
   // ---------------------------------------------------------------- problems
   problems: 'SELECT source, path, size, mtime, code, message FROM problems',
