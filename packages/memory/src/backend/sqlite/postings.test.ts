@@ -39,6 +39,8 @@ afterEach(async () => {
   Object.assign(postingsTuning, postingsSaved);
   sqliteSearchTuning.pruneCheckChunks = 500;
   sqliteSearchTuning.pruned = 0;
+  sqliteSearchTuning.runs = true;
+  sqliteSearchTuning.runsRead = 0;
   for (const s of stores) await s.close();
   dir.cleanup();
 });
@@ -232,4 +234,23 @@ describe('SQLite postings of common terms', () => {
 // Keep `unpackCounts` in step with the rows `postings_added` holds (packed as the lists are).
 test('postings_added rows unpack as champion rows do', () => {
   expect(unpackCounts(2 ** 32 * 1 + 2 ** 16 * 2 + 3)).toEqual([1, 2, 3]);
+});
+
+test('a prefix reads its small terms a run of index terms at a time, with the same page', async () => {
+  writeNotes(dir, 120);
+  // More terms under one prefix than a prefix keeps (64), a few common, most in few chunks.
+  for (let i = 0; i < 90; i++)
+    dir.write(`p/${i}.md`, `# pre${i}x\n\npre${i}x ${'pre1x '.repeat(i % 3)}va0q\n`);
+  const store = open();
+  await store.reindex({ full: true });
+  const page = async (query: string) =>
+    (await store.search({ query, limit: 30 })).results.map((h) => [h.path, h.start_line, h.score]);
+  for (const query of ['pre*', 'pre1*', 'v*', 'va*', 'pre* va0q']) {
+    sqliteSearchTuning.runs = false;
+    const each = await page(query);
+    sqliteSearchTuning.runs = true;
+    expect(await page(query), query).toEqual(each);
+    expect(each.length).toBeGreaterThan(0);
+  }
+  expect(sqliteSearchTuning.runsRead).toBeGreaterThan(3);
 });

@@ -71,6 +71,9 @@ export const SQL = {
    */
   places:
     "SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'heading_path' THEN 1 ELSE 2 END) FROM temp.chunks_places WHERE term = ?",
+  /** {@link places} of every term from the first value to the second, both included. */
+  placesBetween:
+    "SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'heading_path' THEN 1 ELSE 2 END) FROM temp.chunks_places WHERE term >= ? AND term <= ?",
   /** Chunks matching an FTS5 expression (over the analysed terms), highest ids first. */
   matching: 'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC LIMIT ?',
   /**
