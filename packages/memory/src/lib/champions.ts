@@ -372,7 +372,6 @@ export class ChampionBuilder {
     this.lastSeq.data.fill(-1);
   }
 
-  /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
   /** The terms held by more than `minDf` of the chunks added (to call before {@link finish}). */
   termsAbove(minDf: number): string[] {
     const out: string[] = [];
@@ -382,6 +381,7 @@ export class ChampionBuilder {
     return out;
   }
 
+  /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
   finish(): ChampionLists {
     const averages = this.averages();
     const { start, order } = this.byTerm();
