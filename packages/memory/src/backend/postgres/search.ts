@@ -285,7 +285,6 @@ export class PgSearch {
       }
     }
     const chunks = new Candidates(plan, champions);
-    const phrases = chunks.phrases.map((i) => phraseFields(plan.clauses[i]!));
     // The chunks each phrase counts in (at most the cap, the newest), among those allowed.
     const allowed: string[] = [];
     const allowedValues: unknown[] = [];
@@ -300,12 +299,22 @@ export class PgSearch {
             clause: i,
             langs: v.langs as Language[],
             terms: v.terms,
+            fields: v.fields,
           })),
         ),
       ),
       allowed,
       allowedValues,
     );
+    // The phrase variants a look-up checks: those `phrases` did not (a capped one's fields are known).
+    const phrases = chunks.phrases.map((i) =>
+      phraseFields(plan.clauses[i]!).filter(
+        (v) => !v.langs.every((l) => champions.knowsPhrase(i, l as Language)),
+      ),
+    );
+    // A look-up that reads no vector and checks no phrase needs nothing of a capped phrase's
+    // chunks that `phrases` did not read: they are added as they are, without reading them again.
+    const bare = terms.size === 0 && phrases.every((v) => v.length === 0);
     const look = (where: string[], values: unknown[], guard = false) =>
       this.fetch(run, [...terms], phrases, where, values, files, chunks, searchTuning.split, guard);
     if (within) {
@@ -330,7 +339,15 @@ export class PgSearch {
       [...new Set(list.flatMap((i) => champions.query(plan.clauses[i]!)))].join(' | ');
     /** Looks up clauses: the chunks the lists give them, and those their query finds. */
     const lookUp = async (list: readonly number[], not?: string) => {
-      const ids = champions.seed(list);
+      let ids = champions.seed(list);
+      if (bare) {
+        ids = ids.filter((id) => {
+          const k = champions.known.get(id);
+          if (!k) return true;
+          if (!chunks.has(id)) chunks.addCombined(id, k.lang, k.title, k.headings, k.body, '', []);
+          return false;
+        });
+      }
       const q = query(list);
       const where: string[] = [];
       const values: unknown[] = [];
@@ -389,6 +406,7 @@ export class PgSearch {
     // Per phrase clause, the fields it occurs in, checked by PostgreSQL: its words in order,
     // each of one field's weight (A title, B heading path, D body; fields never touch).
     const columns = phrases.map((variants, k) => {
+      if (variants.length === 0) return '';
       const cases = variants.map(({ langs, fields }) => {
         const bits = fields
           .map((q, f) => `((c.terms @@ ${param(q)}::tsquery)::int << ${f})`)
@@ -435,7 +453,7 @@ export class PgSearch {
       // A chunk of a list may be found again by a later look-up: it is in already.
       if (chunks.has(id)) continue;
       const lang = row.lang as Language;
-      const found = fields.map((f) => Number(row[f]));
+      const found = fields.map((f) => Number(row[f] ?? 0));
       if (split) {
         chunks.add(id, lang, row.title_len, row.headings_len, row.body_len, row.q, row.ab, found);
       } else if (
