@@ -32,7 +32,10 @@ export class ChampionRows {
    * The chunks of the capped phrases, as `phrases` read them: language and field lengths
    * (title, heading path, body), so a look-up that needs nothing else of them reads none.
    */
-  readonly known = new Map<number, { lang: Language; title: number; headings: number; body: number }>();
+  readonly known = new Map<
+    number,
+    { lang: Language; title: number; headings: number; body: number }
+  >();
   /** Phrases held by more chunks than the cap (as typed), once per capped variant. */
   readonly capped: string[] = [];
 

@@ -1,4 +1,5 @@
 import type { QueryClause } from '@lectern/text';
+import type * as Pg from 'pg';
 import type { Language } from '../../lib/language.js';
 import {
   clauseCeiling,
@@ -315,10 +316,10 @@ export class PgSearch {
     // A look-up that reads no vector and checks no phrase needs nothing of a capped phrase's
     // chunks that `phrases` did not read: they are added as they are, without reading them again.
     const bare = terms.size === 0 && phrases.every((v) => v.length === 0);
-    const look = (where: string[], values: unknown[], guard = false) =>
-      this.fetch(run, [...terms], phrases, where, values, files, chunks, searchTuning.split, guard);
+    const look = (branches: Branch[], values: unknown[]) =>
+      this.fetch(run, [...terms], phrases, branches, values, files, chunks, searchTuning.split);
     if (within) {
-      await look(['c.id = ANY($2::bigint[])'], [within]);
+      await look([{ where: ['c.id = ANY($2::bigint[])'] }], [within]);
       return chunks.score(stats, within);
     }
     if (plan.clauses.length === 0) return new Scorer(plan, stats, 0);
@@ -349,19 +350,29 @@ export class PgSearch {
         });
       }
       const q = query(list);
-      const where: string[] = [];
       const values: unknown[] = [];
       const p = (v: unknown) => `$${values.push(v) + 1}`;
-      if (ids.length > 0 && q !== '') {
+      const branches: Branch[] = [];
+      if (ids.length > 0) {
+        // The lists' chunks: most hold none of the unlisted terms, whose vectors need no cut.
+        const at = p(ids);
+        branches.push({ where: [`c.id = ANY(${at}::bigint[])`], guard: true });
         // The query as a value the planner does not see (an init plan): a prefix's unlisted
         // terms ORed were estimated at ~250 chunks each and read by a scan of every chunk
-        // (bench, 'zelt*': 348 ms; with the index, 65 ms).
-        where.push(`(c.id = ANY(${p(ids)}::bigint[]) OR c.terms @@ (SELECT ${p(q)}::tsquery))`);
-      } else if (ids.length > 0) where.push(`c.id = ANY(${p(ids)}::bigint[])`);
-      else if (q !== '') where.push(`c.terms @@ ${p(q)}::tsquery`);
+        // (bench, 'zelt*': 348 ms; with the index, 65 ms). Every chunk it finds holds one of
+        // them: no check before its vector is cut.
+        if (q !== '') {
+          branches.push({
+            where: [`c.terms @@ (SELECT ${p(q)}::tsquery)`, `NOT (c.id = ANY(${at}::bigint[]))`],
+          });
+        }
+      } else if (q !== '') branches.push({ where: [`c.terms @@ ${p(q)}::tsquery`] });
       else return;
-      if (not) where.push(`NOT (c.terms @@ ${p(not)}::tsquery)`);
-      await look(where, values, ids.length > 0);
+      if (not) {
+        const excluded = `NOT (c.terms @@ ${p(not)}::tsquery)`;
+        for (const b of branches) b.where.push(excluded);
+      }
+      await look(branches, values);
     };
     await lookUp(first);
     const pending = order.filter((i) => !first.includes(i));
@@ -376,32 +387,28 @@ export class PgSearch {
   }
 
   /**
-   * Adds the chunks matching `where` (parameters from $2 on) to `chunks`, each with the
-   * positions of `terms` it holds per field: its vector with those terms set to weight C (which
-   * the index never uses) cut down to weights A, B and C, as text: the terms' positions and the
-   * title and heading-path entries of the others, told apart by position (`addCombined`). A
-   * chunk whose vector does not allow that is read again (`split`): the terms' positions and
-   * its title and heading-path entries as two vectors, matched by term and position.
+   * Adds the chunks the `branches` select (conditions on `c` with parameters from $2 on; one
+   * statement, their rows apart) to `chunks`, each with the positions of `terms` it holds per
+   * field: its vector with those terms set to weight C (which the index never uses) cut down
+   * to weights A, B and C, as text: the terms' positions and the title and heading-path entries
+   * of the others, told apart by position (`addCombined`). A chunk whose vector does not allow
+   * that is read again (`split`): the terms' positions and its title and heading-path entries
+   * as two vectors, matched by term and position.
    */
   private async fetch(
     run: Run,
     terms: readonly string[],
     phrases: ReadonlyArray<PhraseFields>,
-    where: string[],
+    branches: readonly Branch[],
     values: unknown[],
     files: readonly number[] | undefined,
     chunks: Candidates,
     split = searchTuning.split,
-    /** Whether many rows hold none of `terms` (then their vectors are cut only if they do). */
-    guard = false,
   ): Promise<void> {
     const { s } = this.n;
     const all: unknown[] = [terms, ...values];
-    const conditions = [...where];
-    if (files) {
-      all.push(files);
-      conditions.push(`c.file_id = ANY($${all.length}::bigint[])`);
-    }
+    const shared: string[] = [];
+    if (files) shared.push(`c.file_id = ANY($${all.push(files)}::bigint[])`);
     const param = (v: unknown) => `$${all.push(v)}`;
     // Per phrase clause, the fields it occurs in, checked by PostgreSQL: its words in order,
     // each of one field's weight (A title, B heading path, D body; fields never touch).
@@ -418,47 +425,46 @@ export class PgSearch {
     // The query terms' positions and the other title and heading-path entries, in one vector
     // (see `Candidates.addCombined`); `split` for chunks it cannot read: the query terms'
     // positions (weights lost) and the title and heading-path entries apart.
-    let text =
-      terms.length === 0
-        ? `'' AS v, '' AS q, '' AS ab, $1::text[] IS NULL AS none`
-        : split
-          ? `ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
-          ts_filter(c.terms, '{a,b}')::text AS ab`
-          : `ts_filter(setweight(c.terms, 'C', $1::text[]), '{a,b,c}')::text AS v`;
-    if (guard && terms.length > 0 && !split) {
-      // The lists' chunks: most hold none of the unlisted terms, whose vectors need no cut.
-      const holds = `c.terms @@ ${param(terms.map(quoteLexeme).join(' | '))}::tsquery`;
-      text = `CASE WHEN ${holds} THEN ts_filter(setweight(c.terms, 'C', $1::text[]), '{a,b,c}')::text ELSE '' END AS v`;
-    }
-    const r = await run({
-      text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, ${text}${columns.join('')}
-        FROM ${s}.chunks c WHERE ${conditions.join(' AND ')}`,
-      values: all,
-    });
-    const fields = phrases.map((_, k) => `p${k}`);
+    const cut = `ts_filter(setweight(c.terms, 'C', $1::text[]), '{a,b,c}')::text`;
+    let holds: string | undefined;
+    const text = (guard: boolean | undefined) => {
+      if (terms.length === 0) return `'' AS v, $1::text[] IS NULL AS none`;
+      if (split) {
+        return `ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
+          ts_filter(c.terms, '{a,b}')::text AS ab`;
+      }
+      if (!guard) return `${cut} AS v`;
+      holds ??= param(terms.map(quoteLexeme).join(' | '));
+      return `CASE WHEN c.terms @@ ${holds}::tsquery THEN ${cut} ELSE '' END AS v`;
+    };
+    const statement = branches
+      .map(
+        (
+          b,
+        ) => `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, ${text(b.guard)}${columns.join('')}
+        FROM ${s}.chunks c WHERE ${[...b.where, ...shared].join(' AND ')}`,
+      )
+      .join(' UNION ALL ');
+    // Rows as arrays: id, language, the three lengths, the vector text (`split`: two), phrases.
+    const r = await run({ text: statement, values: all, rowMode: 'array' } as Pg.QueryConfig);
+    // Where the phrases' columns start: after one vector column, two for `split`, or the empty
+    // vector and the column that gives $1 its type.
+    const first = terms.length > 0 && !split ? 6 : 7;
+    const at = phrases.flatMap((v, k) => (v.length === 0 ? [] : [k]));
+    const found = phrases.map(() => 0);
     const unread: number[] = [];
-    for (const row of r.rows as Array<
-      {
-        id: string;
-        lang: string;
-        title_len: number;
-        headings_len: number;
-        body_len: number;
-        v: string;
-        q: string;
-        ab: string;
-      } & Record<string, unknown>
-    >) {
-      const id = Number(row.id);
+    for (const row of r.rows as unknown[][]) {
+      const id = Number(row[0]);
       // A chunk of a list may be found again by a later look-up: it is in already.
       if (chunks.has(id)) continue;
-      const lang = row.lang as Language;
-      const found = fields.map((f) => Number(row[f] ?? 0));
-      if (split) {
-        chunks.add(id, lang, row.title_len, row.headings_len, row.body_len, row.q, row.ab, found);
-      } else if (
-        !chunks.addCombined(id, lang, row.title_len, row.headings_len, row.body_len, row.v, found)
-      ) {
+      const lang = row[1] as Language;
+      for (let j = 0; j < at.length; j++) found[at[j]!] = Number(row[first + j]);
+      const title = row[2] as number;
+      const headings = row[3] as number;
+      const body = row[4] as number;
+      if (split && terms.length > 0) {
+        chunks.add(id, lang, title, headings, body, row[5] as string, row[6] as string, found);
+      } else if (!chunks.addCombined(id, lang, title, headings, body, row[5] as string, found)) {
         unread.push(id);
       }
     }
@@ -467,7 +473,7 @@ export class PgSearch {
         run,
         terms,
         phrases,
-        ['c.id = ANY($2::bigint[])'],
+        [{ where: ['c.id = ANY($2::bigint[])'] }],
         [unread],
         files,
         chunks,
@@ -475,6 +481,12 @@ export class PgSearch {
       );
     }
   }
+}
+
+/** One part of a look-up: conditions on `c`, and whether most of its rows hold no query term. */
+interface Branch {
+  where: string[];
+  guard?: boolean;
 }
 
 /** A phrase clause's checks per field, per group of languages that share its terms. */
