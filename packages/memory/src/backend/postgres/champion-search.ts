@@ -1,6 +1,7 @@
-import { phraseCap, veryCommon } from '../../lib/champions.js';
+import { BM25 } from '@lectern/text';
+import { type Averages, phraseCap, veryCommon } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
-import type { PlannedClause, QueryPlan } from '../../lib/rank.js';
+import type { IndexStats, PlannedClause, QueryPlan } from '../../lib/rank.js';
 import type { Run } from './driver.js';
 import { quoteLexeme } from './text.js';
 
@@ -39,6 +40,14 @@ export class ChampionRows {
   /** Phrases held by more chunks than the cap (as typed), once per capped variant. */
   readonly capped: string[] = [];
 
+  /**
+   * The lists of the plan's word terms that are read in full (not from their lists): each
+   * list's floor and chunks, for max-score on the floors (see {@link outside}).
+   */
+  private readonly floors = new Map<string, { floor: number; ids: number[] }>();
+  /** The field averages the lists were ordered with (undefined: no lists). */
+  private averages: Averages | undefined;
+
   private constructor(private readonly plan: QueryPlan) {}
   private docs = 0;
   private raw = false;
@@ -68,13 +77,17 @@ export class ChampionRows {
       df: number;
       ids: ReadonlyArray<string | number> | null;
       counts: ReadonlyArray<string | number> | null;
+      floor?: number | string | null;
     }>,
     docs: number,
     raw: boolean,
+    /** The `champion_averages` meta value (JSON; empty or null when there are no lists). */
+    averages?: string | null,
   ): ChampionRows {
     const out = new ChampionRows(plan);
     out.docs = docs;
     out.raw = raw;
+    if (averages) out.averages = JSON.parse(averages) as Averages;
     for (const row of rows) out.df.set(row.term, Number(row.df));
     const read = veryCommon(plan, docs, raw);
     const terms = new Set<string>();
@@ -84,7 +97,12 @@ export class ChampionRows {
     }
     for (const row of rows) {
       if (!row.ids || row.ids.length === 0 || !terms.has(row.term)) continue;
-      if (!read(Number(row.df))) continue;
+      if (!read(Number(row.df))) {
+        if (row.floor !== null && row.floor !== undefined && !out.floors.has(row.term)) {
+          out.floors.set(row.term, { floor: Number(row.floor), ids: row.ids.map(Number) });
+        }
+        continue;
+      }
       if (out.listed.has(row.term)) continue;
       out.listed.add(row.term);
       const chunks = row.ids.map(Number);
@@ -190,6 +208,45 @@ export class ChampionRows {
   /** Whether a phrase clause's fields in chunks of a language are known (see {@link phrases}). */
   knowsPhrase(clause: number, lang: Language): boolean {
     return this.phraseChunks.get(clause)?.has(lang) ?? false;
+  }
+
+  /**
+   * Max-score on a list's floor (exact): a word clause whose terms are read in full, each with
+   * a list, adds at most `bound` to a chunk outside its terms' lists (`ids`). Every chunk
+   * holding a listed term outside its list weighs at most the list's floor (`tf′` with the
+   * averages the list was ordered with: a full build keeps the best, an incremental one admits
+   * a chunk weighing at least the floor); with today's averages, a field's `tf′` grows at most
+   * by today's average over that one (a longer chunk nears that ratio, an empty field keeps
+   * 1), or by 1 / (1 − b) where the field's average was 0. Undefined for other clauses, and
+   * when a term in some chunk has no list or the index no stored averages.
+   */
+  outside(i: number, stats: IndexStats): { bound: number; ids: number[] } | undefined {
+    const c = this.plan.clauses[i]!;
+    const old = this.averages;
+    if (c.kind !== 'word' || !old) return undefined;
+    const n = Math.max(1, stats.docs);
+    const now = [stats.totals.title / n, stats.totals.headings / n, stats.totals.body / n];
+    let grow = 1;
+    for (let f = 0; f < 3; f++) {
+      const before = old[f]!;
+      const after = now[f]!;
+      if (before > 0 && after > 0) grow = Math.max(grow, after / before);
+      else if (after > 0) grow = Math.max(grow, 1 / (1 - BM25.b));
+    }
+    const { k1 } = BM25;
+    let bound = 0;
+    const ids = new Set<number>();
+    for (const [lang, list] of c.terms) {
+      const term = list[0]!;
+      if ((this.df.get(term) ?? 0) === 0) continue;
+      const listed = this.floors.get(term);
+      if (!listed) return undefined;
+      const x = listed.floor * grow;
+      const w = c.idf.get(lang) ?? 0;
+      bound = Math.max(bound, (w * x * (k1 + 1)) / (x + k1));
+      for (const id of listed.ids) ids.add(id);
+    }
+    return { bound, ids: [...ids] };
   }
 
   /** Whether a clause needs no look-up besides the lists' (none of its chunks is elsewhere). */

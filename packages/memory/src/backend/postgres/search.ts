@@ -61,6 +61,8 @@ interface StatsRow {
   body: string;
   languages: string | null;
   generation: string | null;
+  /** The averages the champion lists were ordered with (JSON), when there are lists. */
+  averages: string | null;
 }
 
 /**
@@ -73,6 +75,7 @@ interface TermRow {
   df: number;
   ids: Array<string | number> | null;
   counts: Array<string | number> | null;
+  floor: number | null;
 }
 
 /** The languages a search stems in, from the `languages` meta value. */
@@ -116,7 +119,9 @@ export class PgSearch {
     const speculate = request.query.kind !== 'raw' && this.storedLanguages !== undefined;
     let st:
       | (StatsRow & {
-          terms?: Array<[string | null, string, number, number[] | null, number[] | null]>;
+          terms?: Array<
+            [string | null, string, number, number[] | null, number[] | null, number | null]
+          >;
         })
       | undefined;
     let guessed: { clauses: QueryClause[]; found: TermRow[] } | undefined;
@@ -131,12 +136,13 @@ export class PgSearch {
         })
       ).rows[0] as typeof st;
       if (st?.terms && (st.languages ?? null) === stored) {
-        const found = st.terms.map(([prefix, term, df, ids, counts]) => ({
+        const found = st.terms.map(([prefix, term, df, ids, counts, floor]) => ({
           prefix,
           term,
           df,
           ids,
           counts,
+          floor,
         }));
         guessed = { clauses, found };
       }
@@ -216,7 +222,7 @@ export class PgSearch {
     if (match !== 'raw') expression = plan.expression;
 
     const need = request.offset + request.limit + 1;
-    const champions = ChampionRows.of(plan, found, stats.docs, match === 'raw');
+    const champions = ChampionRows.of(plan, found, stats.docs, match === 'raw', st?.averages);
     const scorer = await this.score(run, plan, stats, files, within, need, champions);
     const rows = scorer.top(need);
     if (match !== 'raw') {
@@ -339,8 +345,9 @@ export class PgSearch {
     const query = (list: readonly number[]) =>
       [...new Set(list.flatMap((i) => champions.query(plan.clauses[i]!)))].join(' | ');
     /** Looks up clauses: the chunks the lists give them, and those their query finds. */
-    const lookUp = async (list: readonly number[], not?: string) => {
+    const lookUp = async (list: readonly number[], not?: string, more: readonly number[] = []) => {
       let ids = champions.seed(list);
+      if (more.length > 0) ids = [...new Set([...ids, ...more])];
       if (bare) {
         ids = ids.filter((id) => {
           const k = champions.known.get(id);
@@ -379,9 +386,31 @@ export class PgSearch {
     if (pending.length > 0) {
       const best = chunks.score(stats, undefined).top(need);
       const threshold = best.length >= need ? best[need - 1]!.score : 0;
-      const rest = clausesStillNeeded(plan, pending, threshold);
+      const needed = clausesStillNeeded(plan, pending, threshold);
+      // Max-score on the lists' floors: a chunk found by no look-up holds only clauses left
+      // out, each adding at most its ceiling, or, for a word looked up in its lists only, the
+      // most a chunk outside them can get (`outside`); the weakest such words whose sum stays
+      // below the threshold are looked up in their lists only.
+      let sum = 0;
+      for (const i of pending) if (!needed.includes(i)) sum += clauseCeiling(plan.clauses[i]!);
+      const bounded = needed
+        .map((i) => ({ i, o: champions.outside(i, stats) }))
+        .filter((x): x is { i: number; o: { bound: number; ids: number[] } } => !!x.o)
+        .sort((a, b) => a.o.bound - b.o.bound || b.i - a.i);
+      const listOnly = new Set<number>();
+      const listChunks: number[] = [];
+      for (const { i, o } of bounded) {
+        const next = sum + o.bound;
+        if (!(next * (1 + 1e-9) < threshold)) break;
+        sum = next;
+        listOnly.add(i);
+        listChunks.push(...o.ids);
+      }
+      const rest = needed.filter((i) => !listOnly.has(i));
       const firstQuery = query(first);
-      if (rest.length > 0) await lookUp(rest, firstQuery !== '' ? firstQuery : undefined);
+      if (rest.length > 0 || listChunks.length > 0) {
+        await lookUp(rest, firstQuery !== '' ? firstQuery : undefined, listChunks);
+      }
     }
     return chunks.score(stats, undefined);
   }
