@@ -78,6 +78,19 @@ interface TermRow {
   floor: number | null;
 }
 
+/**
+ * The word terms whose champion lists a search may read (`termStats`' $3): a stop word's are
+ * not, as `planQuery` leaves stop words out when the question has another clause (a phrase
+ * has no list; a prefix's terms come with theirs).
+ */
+function listTerms(clauses: readonly QueryClause[], languages: readonly Language[]): string[] {
+  const words = clauses.filter((c) => c.kind === 'word');
+  const kept = clauses.some((c) => c.kind !== 'word' || !c.words[0]!.stop)
+    ? words.filter((c) => !c.words[0]!.stop)
+    : words;
+  return termsToLookUp(kept, languages).terms;
+}
+
 /** The languages a search stems in, from the `languages` meta value. */
 function languagesOf(stored: string | null): Language[] {
   const list = stored ? (JSON.parse(stored) as Language[]) : [];
@@ -132,7 +145,7 @@ export class PgSearch {
       st = (
         await run({
           text: this.sql.rankingAndTermStats,
-          values: [look.terms, look.prefixes],
+          values: [look.terms, look.prefixes, listTerms(clauses, languagesOf(stored))],
         })
       ).rows[0] as typeof st;
       if (st?.terms && (st.languages ?? null) === stored) {
@@ -204,7 +217,7 @@ export class PgSearch {
       found = (
         await run({
           text: this.sql.termStats,
-          values: [look.terms, look.prefixes],
+          values: [look.terms, look.prefixes, listTerms(clauses, languages)],
         })
       ).rows as TermRow[];
     }

@@ -42,7 +42,9 @@ export function statements(n: Names) {
         (SELECT value FROM ${s}.meta WHERE key = 'generation') AS generation,
         (SELECT value FROM ${s}.meta WHERE key = '${AVERAGES_KEY}') AS averages`;
   // The lists by term, one index look-up each (LIMIT 1 keeps the planner from making it a join,
-  // which read every list of the table to test it for emptiness: ~2 ms a search at 581 lists).
+  // which read every list of the table to test it for emptiness: ~2 ms a search at 581 lists);
+  // only of the prefixes' terms and of $3 (a question's stop words are left out of its ranking:
+  // their lists were 0.4-0.6 ms of a Cranfield question).
   const termStats = `SELECT t.prefix, t.term, t.df, ch.chunk_ids AS ids, ch.counts, ch.floor FROM (
         SELECT NULL::text AS prefix, term, df FROM ${s}.term_df WHERE term = ANY($1::text[]) AND df > 0
         UNION ALL
@@ -53,7 +55,8 @@ export function statements(n: Names) {
         ) x
       ) t LEFT JOIN LATERAL (
         SELECT chunk_ids, counts, floor FROM ${s}.champions ch
-        WHERE ch.term = t.term AND cardinality(ch.chunk_ids) > 0 LIMIT 1
+        WHERE ch.term = t.term AND (t.prefix IS NOT NULL OR t.term = ANY($3::text[]))
+          AND cardinality(ch.chunk_ids) > 0 LIMIT 1
       ) ch ON true`;
   /**
    * Chunks with their analysed terms (a `tsvector` built by the writer: A title, B heading
@@ -180,7 +183,8 @@ export function statements(n: Names) {
     /**
      * Document frequencies of terms ($1), and for each prefix ($2) the 64 most frequent terms
      * starting with it (prefix NULL for the former), each with its champion list when it has
-     * one (`ids`, `counts`: chunk ids and packed counts; `floor`; see `lib/champions.ts`).
+     * one and is a prefix's or in $3 (`ids`, `counts`: chunk ids and packed counts; `floor`;
+     * see `lib/champions.ts`).
      */
     termStats,
     /**
