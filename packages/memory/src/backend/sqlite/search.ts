@@ -52,6 +52,8 @@ export interface ChunkFacts {
    * {@link LOOKUP_CACHE_ENTRIES}; a new version of the index starts a new one.
    */
   lookups: Map<string, number | Array<{ term: string; df: number }>>;
+  /** The terms that have postings (`postings.ts`), read at the first search of the version. */
+  postingTerms?: Set<string>;
 }
 
 /**
@@ -62,10 +64,18 @@ const PRUNE_CHECK_CHUNKS = 500;
 
 /**
  * @internal Tests set `pruneCheckChunks` to 0 (check before every clause but the first) or
- * `Infinity` (never prune: every clause's chunks scored) to compare the pages, and read
- * `pruned`: how many searches scored some clause on the chunks already found only.
+ * `Infinity` (never prune: every clause's chunks scored) and `runs` to false to compare the
+ * pages, and read `pruned` (searches that scored some clause on the chunks already found only)
+ * and `runsRead`.
  */
-export const sqliteSearchTuning = { pruneCheckChunks: PRUNE_CHECK_CHUNKS, pruned: 0 };
+export const sqliteSearchTuning = {
+  pruneCheckChunks: PRUNE_CHECK_CHUNKS,
+  pruned: 0,
+  /** Whether a prefix's small terms are read a run of index terms at a time. */
+  runs: true,
+  /** How many such runs were read. */
+  runsRead: 0,
+};
 
 /** Most document frequencies and prefix expansions one index version remembers. */
 const LOOKUP_CACHE_ENTRIES = 20_000;
@@ -165,6 +175,12 @@ export function rankText(
   return { match, expression: plan.expression, rows, capped: false, cappedPhrases: capped, plan };
 }
 
+/** The terms that have postings in this version of the index (read once per version). */
+function postingTermsOf(facts: ChunkFacts, stmt: (sql: string) => Statement): Set<string> {
+  facts.postingTerms ??= new Set(stmt(SQL.postingsTerms).pluck().all() as string[]);
+  return facts.postingTerms;
+}
+
 /** Whether a chunk id is in the index (postings keep removed chunks' ids until rewritten). */
 function isLive(facts: ChunkFacts, id: number): boolean {
   return id < facts.slot.length && facts.slot[id]! >= 0;
@@ -185,8 +201,8 @@ function makePlan(
   for (const t of terms) {
     let d = cache.get(`=${t}`) as number | undefined;
     if (d === undefined) {
-      // A listed term's chunks are counted from its postings, far cheaper than `fts5vocab`.
-      const postings = readPostings(stmt, t);
+      // A common term's chunks are counted from its postings, far cheaper than `fts5vocab`.
+      const postings = postingTermsOf(facts, stmt).has(t) ? readPostings(stmt, t) : undefined;
       d = postings
         ? postingsFrequency(postings, (id) => isLive(facts, id))
         : ((dfStmt.get(t) as number | undefined) ?? 0);
@@ -211,11 +227,14 @@ function makePlan(
 }
 
 /**
- * Scores the chunks holding the plan's clauses, a clause at a time in the plan's order:
- * occurrences of a word (or of each term a prefix stands for) come from the `fts5vocab`
- * instances, grouped by chunk; a phrase's presence in each field from a column-filtered FTS5
- * phrase query. `within`, when given, limits the candidates to those chunk ids (a raw
- * query's matches) and keeps every one of them, holding a clause or not.
+ * Scores the chunks holding the plan's clauses, a clause at a time, rarest first: the
+ * occurrences of a word (or of each term a prefix stands for) come from its champion list
+ * when the search reads lists, else its postings blob, else the `fts5vocab` instances grouped
+ * by chunk; a phrase's presence in each field from column-filtered FTS5 phrase queries. Once
+ * the page so far shows that the remaining clauses cannot lift a new chunk onto it (`need`
+ * chunks), they are scored on the chunks already found only. `within`, when given, limits the
+ * candidates to those chunk ids (a raw query's matches) and keeps every one of them, holding a
+ * clause or not.
  */
 function gather(
   plan: QueryPlan,
@@ -251,6 +270,8 @@ function gather(
     }
     return lists.get(term);
   };
+  const postingTerms = postingTermsOf(facts, stmt);
+  const hasPostings = (term: string) => postingTerms.has(term);
   /** Visits a term's occurrences: its list's chunks with their counts, or every chunk's. */
   const eachChunk = (
     term: string,
@@ -267,7 +288,9 @@ function gather(
       }
       return;
     }
-    const postings: StoredPostings | undefined = readPostings(stmt, term);
+    const postings: StoredPostings | undefined = hasPostings(term)
+      ? readPostings(stmt, term)
+      : undefined;
     if (postings) {
       eachStoredPosting(postings, (id, title, headings, body) => {
         const s = slotOf(id);
@@ -275,9 +298,15 @@ function gather(
       });
       return;
     }
-    const packed = places.get(term) as string | null;
+    eachPacked(places.get(term) as string | null, visit, lang);
+  };
+  /** Visits the chunks of packed occurrences (`SQL.places`), a visit per run of one chunk's. */
+  const eachPacked = (
+    packed: string | null,
+    visit: (slot: number, title: number, headings: number, body: number) => void,
+    lang?: ReadonlySet<number>,
+  ) => {
     if (!packed) return;
-    // Occurrences come grouped by chunk: count one chunk's, then visit it.
     let at = -1;
     const flush = () => {
       if (at >= 0) {
@@ -315,19 +344,46 @@ function gather(
     if (clause.kind === 'prefix') {
       // The terms it stands for, summed per chunk before saturation (in any language).
       const sums = new Map<number, Float64Array>();
+      const sum = (s: number, title: number, headings: number, body: number) => {
+        if (only && !scorer.holds(s)) return;
+        let a = sums.get(s);
+        if (!a) {
+          a = new Float64Array(3);
+          sums.set(s, a);
+        }
+        a[0]! += title;
+        a[1]! += headings;
+        a[2]! += body;
+      };
+      // Terms with a list read or postings one by one; the others (each in few chunks, but
+      // often dozens of them) in one FTS5 read per run of consecutive index terms, since
+      // each read costs about 40 µs besides its occurrences.
+      const small = new Set<string>();
       for (const t of clause.terms.values().next().value ?? []) {
-        eachChunk(t, (s, title, headings, body) => {
-          if (only && !scorer.holds(s)) return;
-          let a = sums.get(s);
-          if (!a) {
-            a = new Float64Array(3);
-            sums.set(s, a);
-          }
-          a[0]! += title;
-          a[1]! += headings;
-          a[2]! += body;
-        });
+        if (listOf(t) || hasPostings(t)) eachChunk(t, sum);
+        else small.add(t);
       }
+      const range = facts.lookups.get(`*${clause.surface[0]}`);
+      if (sqliteSearchTuning.runs && Array.isArray(range) && small.size > 1) {
+        const between = stmt(SQL.placesBetween).pluck();
+        let first: string | undefined;
+        let last = '';
+        const flush = () => {
+          if (first !== undefined) {
+            eachPacked(between.get(first, last) as string | null, sum);
+            sqliteSearchTuning.runsRead++;
+          }
+          first = undefined;
+        };
+        for (const { term } of range) {
+          if (small.delete(term)) {
+            first ??= term;
+            last = term;
+          } else flush();
+        }
+        flush();
+      }
+      for (const t of small) eachChunk(t, sum);
       for (const [s, a] of sums) add(s, a[0]!, a[1]!, a[2]!);
       return;
     }

@@ -7,7 +7,7 @@ import {
   termCounts,
 } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
-import { POSTINGS_REFOLD_SHARE } from '../../lib/postings.js';
+import { POSTINGS_REFOLD_SHARE, postingsMinDf } from '../../lib/postings.js';
 import type {
   ChunkRecord,
   FileIdentity,
@@ -52,6 +52,8 @@ export class SqliteWriter implements IndexWriter {
   private builder: ChampionBuilder | undefined;
   /** Chunks added and removed in an incremental reindex (see `postings.ts`). */
   private postingChanges = 0;
+  /** In an incremental reindex: the terms that have postings (read once). */
+  private postingTerms: Set<string> | undefined;
   /** In an incremental one: the listed terms' floors and the lists' averages (read once). */
   private admission: { floors: Map<string, number>; averages: Averages } | undefined;
 
@@ -142,7 +144,10 @@ export class SqliteWriter implements IndexWriter {
     this.languages.add(file.language);
   }
 
-  /** Adds a new chunk to the champion lists it weighs enough in (`lib/champions.ts`). */
+  /**
+   * Adds a new chunk to the champion lists it weighs enough in (`lib/champions.ts`) and to the
+   * postings of the terms that have them (`postings.ts`).
+   */
   private admit(id: number, chunk: ChunkRecord): void {
     if (!this.admission) {
       const floors = new Map<string, number>();
@@ -160,11 +165,12 @@ export class SqliteWriter implements IndexWriter {
     eachAdmission(chunk.fields, floors, averages, (term, packed) => {
       insert.run(term, id, packed);
     });
-    // Every listed term's postings gain the chunk (a row of its own until the blobs are rewritten).
-    if (floors.size === 0) return;
+    // Every term with postings gains the chunk (a row of its own until the blobs are rewritten).
+    this.postingTerms ??= new Set(this.s(SQL.postingsTerms).pluck().all() as string[]);
+    if (this.postingTerms.size === 0) return;
     const added = this.s(SQL.postingsAddedInsert);
     for (const [term, c] of termCounts(chunk.fields)) {
-      if (floors.has(term)) added.run(term, id, packCounts(c[0], c[1], c[2]));
+      if (this.postingTerms.has(term)) added.run(term, id, packCounts(c[0], c[1], c[2]));
     }
   }
 
@@ -293,6 +299,7 @@ export class SqliteWriter implements IndexWriter {
     const files = (this.cleared ? 0 : this.cache.files.size) + this.fileDelta;
     setMeta.run('chunk_count', String(chunks));
     if (this.builder) {
+      const frequent = this.builder.termsAbove(postingsMinDf(chunks));
       const built = this.builder.finish();
       this.builder = undefined;
       const insert = this.s(SQL.championInsert);
@@ -305,10 +312,7 @@ export class SqliteWriter implements IndexWriter {
       }
       setMeta.run('champion_averages', JSON.stringify(built.averages));
       if (summary.full) db.exec(SQL.ftsOptimize);
-      writeAllPostings(
-        (sql) => this.s(sql),
-        built.lists.map((l) => l.term),
-      );
+      writeAllPostings((sql) => this.s(sql), frequent);
       return { files, chunks };
     }
     if (summary.full) db.exec(SQL.ftsOptimize);
@@ -330,7 +334,7 @@ export class SqliteWriter implements IndexWriter {
       this.s(SQL.setMeta).run(CHANGES_KEY, String(changes));
       return;
     }
-    const terms = this.s(SQL.championTerms).pluck().all() as string[];
+    const terms = this.s(SQL.postingsTerms).pluck().all() as string[];
     writeAllPostings((sql) => this.s(sql), terms);
   }
 }
