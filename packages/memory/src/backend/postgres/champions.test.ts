@@ -265,6 +265,19 @@ if (url) {
       expect(prefix.length).toBeLessThan(df);
     });
 
+    /** The notes' vocabulary (`writeNotes`'s words) in the schema's `term_df`, sorted. */
+    const vocabulary = async (schema: string) =>
+      (
+        await admin.query(
+          `SELECT term FROM "${schema}".term_df WHERE term LIKE 'v%q' ORDER BY term`,
+        )
+      ).rows.map((r: { term: string }) => r.term);
+    /** A search's page as [path, line, score] rows. */
+    const pageOf = (store: MemoryStore) => async (options: SearchOptions) => {
+      const r = await store.search(options);
+      return r.results.map((h) => [h.path, h.start_line, h.score]);
+    };
+
     test('pruned or not, pages with listed terms equal the full scoring (brute force over many questions)', async () => {
       writeNotes(dir, 90);
       const { store, schema } = open();
@@ -272,11 +285,7 @@ if (url) {
       const { lists } = await storedLists(schema);
       const listed = [...lists.keys()];
       expect(listed.length).toBeGreaterThan(3);
-      const vocab = (
-        await admin.query(
-          `SELECT term FROM "${schema}".term_df WHERE term LIKE 'v%q' ORDER BY term`,
-        )
-      ).rows.map((r: { term: string }) => r.term);
+      const vocab = await vocabulary(schema);
       const questions: SearchOptions[] = [];
       for (let q = 0; q < 40; q++) {
         const a = listed[q % listed.length]!;
@@ -286,10 +295,7 @@ if (url) {
           q % 4 === 0 ? `"${a} ${b}"` : q % 4 === 1 ? `${a.slice(0, 2)}* ${c}` : `${a} ${b} ${c}`;
         questions.push({ query, limit: 1 + (q % 10) });
       }
-      const page = async (options: SearchOptions) => {
-        const r = await store.search(options);
-        return r.results.map((h) => [h.path, h.start_line, h.score]);
-      };
+      const page = pageOf(store);
       const previous = searchTuning.firstLookupChunks;
       try {
         let hits = 0;
@@ -316,11 +322,7 @@ if (url) {
       await store.reindex({ full: true });
       const { lists } = await storedLists(schema);
       const listed = [...lists.keys()];
-      const vocab = (
-        await admin.query(
-          `SELECT term FROM "${schema}".term_df WHERE term LIKE 'v%q' ORDER BY term`,
-        )
-      ).rows.map((r: { term: string }) => r.term);
+      const vocab = await vocabulary(schema);
       const questions: SearchOptions[] = [];
       for (let q = 0; q < 40; q++) {
         const a = listed[q % listed.length]!;
@@ -328,10 +330,7 @@ if (url) {
         const c = vocab[(q * 11 + 1) % vocab.length]!;
         questions.push({ query: q % 2 === 0 ? `${b} ${a}` : `${a} ${b} ${c}`, limit: 1 + (q % 6) });
       }
-      const page = async (options: SearchOptions) => {
-        const r = await store.search(options);
-        return r.results.map((h) => [h.path, h.start_line, h.score]);
-      };
+      const page = pageOf(store);
       const previous = searchTuning.firstLookupChunks;
       const counter = recordStatements();
       /** Every question pruned (small first look-ups) against the full scoring; rows read. */
