@@ -372,6 +372,15 @@ export class ChampionBuilder {
     this.lastSeq.data.fill(-1);
   }
 
+  /**
+   * Every term of the chunks added and the number of them it is in (its document frequency,
+   * exact whatever was compacted), in the order the terms were first seen. A PostgreSQL rebuild
+   * stores them as `term_df` once instead of counting them batch by batch on the server.
+   */
+  frequencies(): { terms: readonly string[]; df: Int32Array } {
+    return { terms: this.terms, df: this.df.data.subarray(0, this.terms.length) };
+  }
+
   /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
   finish(): ChampionLists {
     const averages = this.averages();
