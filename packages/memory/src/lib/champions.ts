@@ -205,17 +205,17 @@ export class ChampionBuilder {
   private readonly size: number;
   private readonly numbers = new Map<string, number>();
   private terms: string[] = [];
-  /** Per term number: document frequency, and the order of the last chunk that held it. */
+  /**
+   * Per term number: document frequency, and its entry of the chunk being added (or of an
+   * earlier chunk, or -1: any entry before the chunk's first is an earlier chunk's).
+   */
   private df = new Column(Int32Array);
-  private lastSeq = new Column(Int32Array);
   private lastEntry = new Column(Int32Array);
-  /** The entries. */
+  /** The entries: term number, chunk order, and three counts (title, headings, body) each. */
   private n = 0;
   private term = new Column(Int32Array);
   private seq = new Column(Int32Array);
-  private title = new Column(Uint16Array);
-  private headings = new Column(Uint16Array);
-  private body = new Column(Uint16Array);
+  private counts = new Column(Uint16Array);
   /** Chunk id and lengths by the order chunks were added in. */
   private readonly ids: number[] = [];
   private readonly lengths: number[] = [];
@@ -231,44 +231,16 @@ export class ChampionBuilder {
   add(id: number, chunk: AnalysedChunk): void {
     const seq = this.ids.length;
     this.ids.push(id);
-    const l = chunkLengths(chunk);
-    this.lengths.push(l[0], l[1], l[2]);
-    this.totals[0]! += l[0];
-    this.totals[1]! += l[1];
-    this.totals[2]! += l[2];
-    const fields = [chunk.title.terms, chunk.headings.terms, chunk.body.terms];
-    this.ensure(this.n + fields[0]!.length + fields[1]!.length + fields[2]!.length);
-    for (let f = 0; f < 3; f++) {
-      const counts = (f === 0 ? this.title : f === 1 ? this.headings : this.body).data;
-      for (const word of fields[f]!) {
-        let t = this.numbers.get(word);
-        if (t === undefined) {
-          t = this.terms.length;
-          this.terms.push(word);
-          this.numbers.set(word, t);
-          this.df.ensure(t + 1);
-          this.lastSeq.ensure(t + 1);
-          this.lastEntry.ensure(t + 1);
-          this.df.data[t] = 0;
-          this.lastSeq.data[t] = -1;
-        }
-        let at: number;
-        if (this.lastSeq.data[t] !== seq) {
-          at = this.n++;
-          this.term.data[at] = t;
-          this.seq.data[at] = seq;
-          this.title.data[at] = 0;
-          this.headings.data[at] = 0;
-          this.body.data[at] = 0;
-          this.df.data[t]!++;
-          this.lastSeq.data[t] = seq;
-          this.lastEntry.data[t] = at;
-        } else {
-          at = this.lastEntry.data[t]!;
-        }
-        if (counts[at]! < COUNT_MAX) counts[at]!++;
-      }
-    }
+    const { title, headings, body } = chunk;
+    this.lengths.push(title.length, headings.length, body.length);
+    this.totals[0]! += title.length;
+    this.totals[1]! += headings.length;
+    this.totals[2]! += body.length;
+    const first = this.n;
+    this.ensure(first + title.terms.length + headings.terms.length + body.terms.length);
+    this.field(title.terms, 0, seq, first);
+    this.field(headings.terms, 1, seq, first);
+    this.field(body.terms, 2, seq, first);
     if (this.n > this.nextCompaction) {
       this.compact(4 * this.size, this.averages());
       // What is left is mostly rare terms' entries: wait until the columns double again.
@@ -276,13 +248,60 @@ export class ChampionBuilder {
     }
   }
 
+  /**
+   * Counts the words of one field (`f`: 0 title, 1 headings, 2 body) of the chunk being added,
+   * whose entries start at `first`: one look-up of the word's number, one of its entry.
+   */
+  private field(words: readonly string[], f: number, seq: number, first: number): void {
+    const numbers = this.numbers;
+    const term = this.term.data;
+    const order = this.seq.data;
+    const counts = this.counts.data;
+    let last = this.lastEntry.data;
+    let df = this.df.data;
+    let n = this.n;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      let t = numbers.get(word);
+      if (t === undefined) {
+        t = this.newTerm(word);
+        last = this.lastEntry.data;
+        df = this.df.data;
+      }
+      let at = last[t]!;
+      if (at < first) {
+        at = n++;
+        last[t] = at;
+        term[at] = t;
+        order[at] = seq;
+        counts[3 * at] = 0;
+        counts[3 * at + 1] = 0;
+        counts[3 * at + 2] = 0;
+        df[t]!++;
+      }
+      const c = 3 * at + f;
+      if (counts[c]! < COUNT_MAX) counts[c]!++;
+    }
+    this.n = n;
+  }
+
+  /** Numbers a term seen for the first time. */
+  private newTerm(word: string): number {
+    const t = this.terms.length;
+    this.terms.push(word);
+    this.numbers.set(word, t);
+    this.df.ensure(t + 1);
+    this.lastEntry.ensure(t + 1);
+    this.df.data[t] = 0;
+    this.lastEntry.data[t] = -1;
+    return t;
+  }
+
   private ensure(n: number): void {
-    if (n <= this.seq.data.length) return;
+    if (n <= this.seq.data.length && 3 * n <= this.counts.data.length) return;
     this.term.ensure(n);
     this.seq.ensure(n);
-    this.title.ensure(n);
-    this.headings.ensure(n);
-    this.body.ensure(n);
+    this.counts.ensure(3 * n);
   }
 
   private averages(): Averages {
@@ -298,13 +317,8 @@ export class ChampionBuilder {
     l[0] = this.lengths[3 * s]!;
     l[1] = this.lengths[3 * s + 1]!;
     l[2] = this.lengths[3 * s + 2]!;
-    return pseudoFrequency(
-      this.title.data[i]!,
-      this.headings.data[i]!,
-      this.body.data[i]!,
-      l,
-      averages,
-    );
+    const c = this.counts.data;
+    return pseudoFrequency(c[3 * i]!, c[3 * i + 1]!, c[3 * i + 2]!, l, averages);
   }
 
   /** The entries of each term, in the order they were added (a counting sort by term). */
@@ -358,18 +372,19 @@ export class ChampionBuilder {
       else for (const i of this.best(entries, keep, averages, false)) kept[i] = 1;
     }
     let to = 0;
+    const counts = this.counts.data;
     for (let from = 0; from < this.n; from++) {
       if (kept[from] === 0) continue;
       this.term.data[to] = this.term.data[from]!;
       this.seq.data[to] = this.seq.data[from]!;
-      this.title.data[to] = this.title.data[from]!;
-      this.headings.data[to] = this.headings.data[from]!;
-      this.body.data[to] = this.body.data[from]!;
+      counts[3 * to] = counts[3 * from]!;
+      counts[3 * to + 1] = counts[3 * from + 1]!;
+      counts[3 * to + 2] = counts[3 * from + 2]!;
       to++;
     }
     this.n = to;
-    // No chunk is being added: the last entries need not be found again.
-    this.lastSeq.data.fill(-1);
+    // No chunk is being added: the entries moved, and none is the next chunk's.
+    this.lastEntry.data.fill(-1);
   }
 
   /**
@@ -391,9 +406,9 @@ export class ChampionBuilder {
       const chosen = this.best(order.subarray(start[t]!, start[t + 1]!), this.size, averages, true);
       const entries: ChampionEntry[] = chosen.map((i) => ({
         chunk: this.ids[this.seq.data[i]!]!,
-        title: this.title.data[i]!,
-        headings: this.headings.data[i]!,
-        body: this.body.data[i]!,
+        title: this.counts.data[3 * i]!,
+        headings: this.counts.data[3 * i + 1]!,
+        body: this.counts.data[3 * i + 2]!,
       }));
       lists.push({
         term: this.terms[t]!,
