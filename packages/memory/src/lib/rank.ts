@@ -254,6 +254,9 @@ export function clausesStillNeeded(
   return pending.filter((i) => !skipped.has(i));
 }
 
+/** Scores are kept in multiples of 1 / GRID, so sums are exact (below 2²¹, far above any). */
+const GRID = 2 ** 32;
+
 /** A scored chunk. */
 export interface Ranked {
   id: number;
@@ -318,7 +321,18 @@ export class Scorer {
     }
   }
 
-  /** Adds one clause's BM25F score for one chunk. */
+  /** Whether a chunk is a candidate already (it holds a clause scored so far). */
+  holds(slot: number): boolean {
+    return this.seen[slot] === 1;
+  }
+
+  /**
+   * Adds one clause's BM25F score for one chunk; its title, headings and body lengths are
+   * `lengths[at]`, `lengths[at + 1]` and `lengths[at + 2]`. The score is rounded to a multiple
+   * of 2⁻³² (a change below 10⁻⁹), so that a chunk's sum is exact, and the same, in whatever
+   * order its clauses are added: a backend may look clauses up rarest first (see
+   * {@link clausesStillNeeded}) and still give every other backend's scores to the last bit.
+   */
   add(
     clause: number,
     slot: number,
@@ -328,18 +342,19 @@ export class Scorer {
     title: number,
     headings: number,
     body: number,
+    at = 0,
   ): void {
     if (title + headings + body === 0) return;
     this.touch(slot, id);
     this.fields.title = title;
     this.fields.headings = headings;
     this.fields.body = body;
-    this.lengths.title = lengths[0];
-    this.lengths.headings = lengths[1];
-    this.lengths.body = lengths[2];
+    this.lengths.title = lengths[at];
+    this.lengths.headings = lengths[at + 1];
+    this.lengths.body = lengths[at + 2];
     const w = this.plan.clauses[clause]!.idf.get(lang) ?? 0;
-    this.scores[slot] =
-      this.scores[slot]! + bm25f(this.fields, this.lengths, this.avg, w, BM25, FIELD_WEIGHTS);
+    const score = bm25f(this.fields, this.lengths, this.avg, w, BM25, FIELD_WEIGHTS);
+    this.scores[slot] = this.scores[slot]! + Math.round(score * GRID) / GRID;
     this.matched[slot]! += 1;
   }
 

@@ -16,6 +16,7 @@ import {
 } from '../../lib/champions.js';
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
+import { writeNotes } from '../../test-helpers/notes.js';
 import { postgresForTests, testSchemas } from '../../test-helpers/postgres.js';
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from '../sqlite/backend.js';
@@ -28,25 +29,6 @@ import { searchTuning } from './search.js';
 // term in its list's chunks only, with the list's counts.
 
 const url = postgresForTests('the PostgreSQL champion-list tests');
-
-/** Notes of words drawn with very unequal frequencies (as words are), some with sections. */
-function writeNotes(dir: TempDir, count: number, seed0 = 11): void {
-  let seed = seed0;
-  const random = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-  const vocab = Array.from({ length: 30 }, (_, i) => `v${String.fromCharCode(97 + (i % 26))}${i}q`);
-  const word = () => vocab[Math.floor(vocab.length * random() ** 3)]!;
-  const words = (n: number) => Array.from({ length: n }, word).join(' ');
-  for (let i = 0; i < count; i++) {
-    const sections = i % 3 === 0 ? `\n\n## ${words(2)}\n\n${words(4 + (i % 9))}\n` : '\n';
-    dir.write(
-      `n/${String(i).padStart(3, '0')}.md`,
-      `# ${words(2)} ${i}\n\n${words(3 + (i % 17))}${sections}`,
-    );
-  }
-}
 
 if (url) {
   const schemas = testSchemas(url);

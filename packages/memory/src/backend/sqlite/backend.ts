@@ -1,9 +1,16 @@
 import { join, resolve } from 'node:path';
 import { ToolError } from '@lectern/core';
 import type Database from 'better-sqlite3';
-import { type Averages, ChampionBuilder, eachAdmission, packCounts } from '../../lib/champions.js';
+import {
+  type Averages,
+  ChampionBuilder,
+  eachAdmission,
+  packCounts,
+  termCounts,
+} from '../../lib/champions.js';
 import { indexBusy, MemoryError } from '../../lib/errors.js';
 import type { Language } from '../../lib/language.js';
+import { POSTINGS_REFOLD_SHARE } from '../../lib/postings.js';
 import { mayBeCostly, timeRawQuery } from '../../lib/raw-guard.js';
 import { hitFromRow } from '../hit.js';
 import type {
@@ -24,6 +31,7 @@ import type {
   StoredProblem,
   UpdateOptions,
 } from '../types.js';
+import { CHANGES_KEY, writeAllPostings } from './postings.js';
 import { checkDbPath, type Db, isCorruptionError, markDamaged, openDatabase } from './schema.js';
 import { type ChunkFacts, loadFacts, rankRaw, rankText } from './search.js';
 import { SQL } from './sql.js';
@@ -371,6 +379,8 @@ class SqliteWriter implements IndexWriter {
   private fileDelta = 0;
   /** In a full reindex: the champion lists being built from every chunk written. */
   private builder: ChampionBuilder | undefined;
+  /** Chunks added and removed in an incremental reindex (see `postings.ts`). */
+  private postingChanges = 0;
   /** In an incremental one: the listed terms' floors and the lists' averages (read once). */
   private admission: { floors: Map<string, number>; averages: Averages } | undefined;
 
@@ -456,6 +466,7 @@ class SqliteWriter implements IndexWriter {
       if (this.builder) this.builder.add(Number(id), f);
       else this.admit(Number(id), c);
     }
+    if (!this.builder) this.postingChanges += chunks.length;
     this.chunkDelta += chunks.length;
     this.languages.add(file.language);
   }
@@ -478,6 +489,12 @@ class SqliteWriter implements IndexWriter {
     eachAdmission(chunk.fields, floors, averages, (term, packed) => {
       insert.run(term, id, packed);
     });
+    // Every listed term's postings gain the chunk (a row of its own until the blobs are rewritten).
+    if (floors.size === 0) return;
+    const added = this.s(SQL.postingsAddedInsert);
+    for (const [term, c] of termCounts(chunk.fields)) {
+      if (floors.has(term)) added.run(term, id, packCounts(c[0], c[1], c[2]));
+    }
   }
 
   private deleteChunks(fileId: number): void {
@@ -490,6 +507,7 @@ class SqliteWriter implements IndexWriter {
     }
     this.s(SQL.deleteChunksOfFile).run(fileId);
     this.chunkDelta -= ids.length;
+    if (!this.builder) this.postingChanges += ids.length;
   }
 
   private stored(id: number, file: FileIdentity): StoredFile {
@@ -620,8 +638,33 @@ class SqliteWriter implements IndexWriter {
         }
       }
       setMeta.run('champion_averages', JSON.stringify(built.averages));
+      if (summary.full) db.exec(SQL.ftsOptimize);
+      writeAllPostings(
+        (sql) => this.s(sql),
+        built.lists.map((l) => l.term),
+      );
+      return { files, chunks };
     }
     if (summary.full) db.exec(SQL.ftsOptimize);
+    this.refoldPostings(chunks);
     return { files, chunks };
+  }
+
+  /**
+   * Counts this reindex's chunk changes against the postings blobs and rewrites the blobs once
+   * the changes since they were written pass {@link POSTINGS_REFOLD_SHARE} of the index: rows
+   * added since, and removed chunks' entries, would otherwise make every read longer.
+   */
+  private refoldPostings(chunks: number): void {
+    if (this.postingChanges === 0) return;
+    const stored = Number(this.s(SQL.getMeta).pluck().get(CHANGES_KEY) ?? 0);
+    const changes = stored + this.postingChanges;
+    this.postingChanges = 0;
+    if (changes <= POSTINGS_REFOLD_SHARE * chunks) {
+      this.s(SQL.setMeta).run(CHANGES_KEY, String(changes));
+      return;
+    }
+    const terms = this.s(SQL.championTerms).pluck().all() as string[];
+    writeAllPostings((sql) => this.s(sql), terms);
   }
 }

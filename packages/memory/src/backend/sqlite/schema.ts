@@ -20,7 +20,7 @@ import { sqlite } from './native.js';
 export type Db = Database.Database;
 
 /** Bumped when the schema changes; an index with another version is rebuilt. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS files (
   UNIQUE (source, path)
 );
 CREATE TABLE IF NOT EXISTS chunks (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   file INTEGER NOT NULL REFERENCES files (id),
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
@@ -79,6 +79,16 @@ CREATE TABLE IF NOT EXISTS champion_terms (
   term TEXT PRIMARY KEY,
   floor REAL NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS postings (
+  term TEXT PRIMARY KEY,
+  data BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS postings_added (
+  term TEXT NOT NULL,
+  chunk INTEGER NOT NULL,
+  counts INTEGER NOT NULL,
+  PRIMARY KEY (term, chunk)
+) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
   title,
   heading_path,
@@ -93,6 +103,8 @@ const DROP = `
 DROP TABLE IF EXISTS chunks_fts;
 DROP TABLE IF EXISTS champions;
 DROP TABLE IF EXISTS champion_terms;
+DROP TABLE IF EXISTS postings;
+DROP TABLE IF EXISTS postings_added;
 DROP VIEW IF EXISTS chunk_content;
 DROP TABLE IF EXISTS terms;
 DROP TABLE IF EXISTS problems;
@@ -325,13 +337,16 @@ function openOnce(path: string, warnings: string[]): OpenedDatabase {
     writer.transaction(() => ensureSchema(writer, warnings)).immediate();
     const reader = connect(path);
     // Per-connection views of the index vocabulary: document frequency per term, and where
-    // each term occurs (chunk, field), which the ranking counts.
-    reader.exec(
-      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, 'chunks_fts', 'row')",
-    );
-    reader.exec(
-      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_places USING fts5vocab(main, 'chunks_fts', 'instance')",
-    );
+    // each term occurs (chunk, field), which the ranking counts (and the writer, which
+    // writes the listed terms' postings from them).
+    for (const db of [reader, writer]) {
+      db.exec(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, 'chunks_fts', 'row')",
+      );
+      db.exec(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_places USING fts5vocab(main, 'chunks_fts', 'instance')",
+      );
+    }
     return { reader, writer, warnings };
   } catch (e) {
     writer.close();

@@ -1,6 +1,8 @@
 import type { Language } from '@lectern/text';
 import { phraseCap, unpackCounts, veryCommon } from '../../lib/champions.js';
 import {
+  clauseCeiling,
+  clausesStillNeeded,
   type IndexStats,
   planQuery,
   type QueryPlan,
@@ -12,6 +14,13 @@ import {
 import { MAX_RANKED_CHUNKS } from '../../limits.js';
 import type { SearchMatch } from '../types.js';
 import { RawQueryError } from '../types.js';
+import {
+  eachPlace,
+  eachStoredPosting,
+  postingsFrequency,
+  readPostings,
+  type StoredPostings,
+} from './postings.js';
 import { rawToFts } from './raw.js';
 import type { Db } from './schema.js';
 import { SQL } from './sql.js';
@@ -44,6 +53,19 @@ export interface ChunkFacts {
    */
   lookups: Map<string, number | Array<{ term: string; df: number }>>;
 }
+
+/**
+ * A clause held by more chunks than this is looked up only after checking, on the page so
+ * far, whether it can still change the page (see `gather`); rarer ones are read at once.
+ */
+const PRUNE_CHECK_CHUNKS = 500;
+
+/**
+ * @internal Tests set `pruneCheckChunks` to 0 (check before every clause but the first) or
+ * `Infinity` (never prune: every clause's chunks scored) to compare the pages, and read
+ * `pruned`: how many searches scored some clause on the chunks already found only.
+ */
+export const sqliteSearchTuning = { pruneCheckChunks: PRUNE_CHECK_CHUNKS, pruned: 0 };
 
 /** Most document frequencies and prefix expansions one index version remembers. */
 const LOOKUP_CACHE_ENTRIES = 20_000;
@@ -134,13 +156,18 @@ export function rankText(
   const languages = facts.queryLanguages;
   const clauses = queryClauses(text, languages);
   const { plan, df } = makePlan(clauses, languages, facts, stmt);
-  const { scorer, capped } = gather(plan, df, facts, stmt, allowed, undefined);
+  const { scorer, capped } = gather(plan, df, facts, stmt, allowed, undefined, need);
   const rows = scorer.top(need);
   scorer.release();
   const top = rows[0];
   const match: SearchMatch =
     top === undefined || top.matched >= plan.clauses.length ? 'all' : 'any';
   return { match, expression: plan.expression, rows, capped: false, cappedPhrases: capped, plan };
+}
+
+/** Whether a chunk id is in the index (postings keep removed chunks' ids until rewritten). */
+function isLive(facts: ChunkFacts, id: number): boolean {
+  return id < facts.slot.length && facts.slot[id]! >= 0;
 }
 
 function makePlan(
@@ -158,7 +185,11 @@ function makePlan(
   for (const t of terms) {
     let d = cache.get(`=${t}`) as number | undefined;
     if (d === undefined) {
-      d = (dfStmt.get(t) as number | undefined) ?? 0;
+      // A listed term's chunks are counted from its postings, far cheaper than `fts5vocab`.
+      const postings = readPostings(stmt, t);
+      d = postings
+        ? postingsFrequency(postings, (id) => isLive(facts, id))
+        : ((dfStmt.get(t) as number | undefined) ?? 0);
       cache.set(`=${t}`, d);
     }
     df.set(t, d);
@@ -179,20 +210,6 @@ function makePlan(
   return { plan, df };
 }
 
-/** Splits a packed list of `id * 4 + field` codes (see `SQL.places`). */
-function eachPlace(packed: string, visit: (id: number, field: number) => void): void {
-  let n = 0;
-  for (let i = 0; i <= packed.length; i++) {
-    const c = i < packed.length ? packed.charCodeAt(i) : 44;
-    if (c === 44) {
-      visit(Math.floor(n / 4), n % 4);
-      n = 0;
-    } else {
-      n = n * 10 + (c - 48);
-    }
-  }
-}
-
 /**
  * Scores the chunks holding the plan's clauses, a clause at a time in the plan's order:
  * occurrences of a word (or of each term a prefix stands for) come from the `fts5vocab`
@@ -207,6 +224,7 @@ function gather(
   stmt: (sql: string) => Statement,
   allowed: ((fileId: number) => boolean) | undefined,
   within: ReadonlySet<number> | undefined,
+  need: number,
 ): { scorer: Scorer; capped: string[] } {
   const capped: string[] = [];
   const scorer = new Scorer(plan, facts.stats, facts.id.length);
@@ -220,7 +238,6 @@ function gather(
     return s;
   };
   const counts = new Float64Array(3);
-  const view = (s: number) => lengths.subarray(3 * s, 3 * s + 3);
   const places = stmt(SQL.places).pluck();
   // A term's champion list (`lib/champions.ts`) when it has one: then it counts there only.
   const listStmt = stmt(SQL.championList).raw(true);
@@ -250,6 +267,14 @@ function gather(
       }
       return;
     }
+    const postings: StoredPostings | undefined = readPostings(stmt, term);
+    if (postings) {
+      eachStoredPosting(postings, (id, title, headings, body) => {
+        const s = slotOf(id);
+        if (s >= 0 && (!lang || lang.has(facts.lang[s]!))) visit(s, title, headings, body);
+      });
+      return;
+    }
     const packed = places.get(term) as string | null;
     if (!packed) return;
     // Occurrences come grouped by chunk: count one chunk's, then visit it.
@@ -270,12 +295,29 @@ function gather(
     });
     flush();
   };
-  plan.clauses.forEach((clause, i) => {
+  /** Scores clause `i` on the chunks holding it (only on candidates already found when `only`). */
+  const readClause = (i: number, only: boolean) => {
+    const clause = plan.clauses[i]!;
+    const add = (s: number, title: number, headings: number, body: number) => {
+      if (only && !scorer.holds(s)) return;
+      scorer.add(
+        i,
+        s,
+        facts.id[s]!,
+        facts.languages[facts.lang[s]!]!,
+        lengths,
+        title,
+        headings,
+        body,
+        3 * s,
+      );
+    };
     if (clause.kind === 'prefix') {
       // The terms it stands for, summed per chunk before saturation (in any language).
       const sums = new Map<number, Float64Array>();
       for (const t of clause.terms.values().next().value ?? []) {
         eachChunk(t, (s, title, headings, body) => {
+          if (only && !scorer.holds(s)) return;
           let a = sums.get(s);
           if (!a) {
             a = new Float64Array(3);
@@ -286,18 +328,7 @@ function gather(
           a[2]! += body;
         });
       }
-      for (const [s, a] of sums) {
-        scorer.add(
-          i,
-          s,
-          facts.id[s]!,
-          facts.languages[facts.lang[s]!]!,
-          view(s),
-          a[0]!,
-          a[1]!,
-          a[2]!,
-        );
-      }
+      for (const [s, a] of sums) add(s, a[0]!, a[1]!, a[2]!);
       return;
     }
     // Which languages' chunks each distinct term (or phrase) answers for.
@@ -349,36 +380,29 @@ function gather(
         } finally {
           for (const it of streams) it.return?.();
         }
-        for (const [s, m] of flags) {
-          scorer.add(
-            i,
-            s,
-            facts.id[s]!,
-            facts.languages[facts.lang[s]!]!,
-            view(s),
-            m & 1,
-            (m >> 1) & 1,
-            (m >> 2) & 1,
-          );
-        }
+        for (const [s, m] of flags) add(s, m & 1, (m >> 1) & 1, (m >> 2) & 1);
         continue;
       }
-      eachChunk(
-        key,
-        (s, title, headings, body) =>
-          scorer.add(
-            i,
-            s,
-            facts.id[s]!,
-            facts.languages[facts.lang[s]!]!,
-            view(s),
-            title,
-            headings,
-            body,
-          ),
-        langs,
-      );
+      eachChunk(key, add, langs);
     }
+  };
+  // Rarest clauses first (highest ceiling). Before a common clause, the page so far may show
+  // that a chunk holding only it and weaker clauses cannot reach the page (exact max-score,
+  // `clausesStillNeeded`): those clauses are then scored on the chunks already found only.
+  // Sums do not depend on the order clauses are added in (`Scorer.add`).
+  const order = plan.clauses
+    .map((_, i) => i)
+    .sort((a, b) => clauseCeiling(plan.clauses[b]!) - clauseCeiling(plan.clauses[a]!) || a - b);
+  const prune = within === undefined && need > 0 && order.length > 1;
+  let only = false;
+  order.forEach((i, at) => {
+    if (prune && !only && at > 0 && plan.clauses[i]!.df > sqliteSearchTuning.pruneCheckChunks) {
+      const best = scorer.top(need);
+      const threshold = best.length >= need ? best[need - 1]!.score : 0;
+      only = !clausesStillNeeded(plan, order.slice(at), threshold).includes(i);
+      if (only) sqliteSearchTuning.pruned++;
+    }
+    readClause(i, only);
   });
   if (within) {
     for (const id of within) {
@@ -418,7 +442,7 @@ export function rankRaw(
   if (capped) ids = ids.slice(0, MAX_RANKED_CHUNKS);
   const clauses = queryClauses(words.join(' '), languages);
   const { plan, df } = makePlan(clauses, languages, facts, stmt);
-  const { scorer } = gather(plan, df, facts, stmt, allowed, new Set(ids));
+  const { scorer } = gather(plan, df, facts, stmt, allowed, new Set(ids), need);
   const rows = scorer.top(need);
   scorer.release();
   return { match: 'raw', expression: text, rows, capped, cappedPhrases: [], plan };

@@ -90,6 +90,16 @@ export const SQL = {
   championTerms: 'SELECT term, floor FROM champion_terms',
   deleteChampionsOfChunk: 'DELETE FROM champions WHERE chunk = ?',
 
+  // ---------------------------------------------------------------- postings (lib/postings.ts)
+  /** A listed term's postings blob as of the last time they were written; no row: none. */
+  postings: 'SELECT data FROM postings WHERE term = ?',
+  /** The counts (`packCounts`) of a listed term in chunks added since, ascending ids. */
+  postingsAdded: 'SELECT chunk, counts FROM postings_added WHERE term = ? ORDER BY chunk',
+  postingsInsert: 'INSERT OR REPLACE INTO postings (term, data) VALUES (?, ?)',
+  postingsAddedInsert:
+    'INSERT OR REPLACE INTO postings_added (term, chunk, counts) VALUES (?, ?, ?)',
+  postingsClear: 'DELETE FROM postings; DELETE FROM postings_added;',
+
   // ---------------------------------------------------------------- problems
   problems: 'SELECT source, path, size, mtime, code, message FROM problems',
   problemStatus: 'SELECT source, path, size, mtime FROM problems',
@@ -102,5 +112,5 @@ export const SQL = {
 
   // ---------------------------------------------------------------- whole index
   clear:
-    'DELETE FROM chunks; DELETE FROM files; DELETE FROM problems; DELETE FROM champions; DELETE FROM champion_terms;',
+    "DELETE FROM chunks; DELETE FROM files; DELETE FROM problems; DELETE FROM champions; DELETE FROM champion_terms; DELETE FROM postings; DELETE FROM postings_added; DELETE FROM sqlite_sequence WHERE name = 'chunks';",
 } as const;
