@@ -3,6 +3,7 @@ import { analyseChunk } from './analysis.js';
 import {
   admits,
   ChampionBuilder,
+  type ChampionLists,
   chunkLengths,
   eachAdmission,
   packCounts,
@@ -136,16 +137,30 @@ describe('champion lists', () => {
     const chunks = Array.from({ length: 600 }, () =>
       analyseChunk('n.md', `${words(2)} > ${words(3)}`, words(160), 'en'),
     );
-    const b = new ChampionBuilder({ minDf: 40, size: 5 });
-    chunks.forEach((c, i) => {
-      b.add(1000 + i, c);
-    });
+    const make = () => {
+      const b = new ChampionBuilder({ minDf: 40, size: 5 });
+      chunks.forEach((c, i) => {
+        b.add(1000 + i, c);
+      });
+      return b;
+    };
+    const b = make();
+    // Compacted along the way, across blocks of entries: the same lists.
+    const saved = ChampionBuilder.compactAt;
+    ChampionBuilder.compactAt = 20_000;
+    let compacted: ChampionLists;
+    try {
+      compacted = make().finish();
+    } finally {
+      ChampionBuilder.compactAt = saved;
+    }
     const counted = chunks.map((c) => termCounts(c));
     const df = new Map<string, number>();
     for (const c of counted) for (const t of c.keys()) df.set(t, (df.get(t) ?? 0) + 1);
     const { terms, df: frequencies } = b.frequencies();
     expect(new Map(terms.map((t, i) => [t, frequencies[i]!]))).toEqual(df);
     const built = b.finish();
+    expect(compacted).toEqual(built);
     const listed = [...df].filter(([, n]) => n > 40).map(([t]) => t);
     expect(listed.length).toBeGreaterThan(20);
     expect(built.lists.map((l) => l.term)).toEqual(listed.sort());

@@ -173,7 +173,7 @@ export function unpackCounts(packed: number): [number, number, number] {
   return [Math.floor(packed / 2 ** 32), Math.floor(packed / 2 ** 16) % 2 ** 16, packed % 2 ** 16];
 }
 
-/** A growable column of integers. */
+/** A growable column of integers (the builder's per-term columns). */
 class Column<T extends Int32Array | Uint16Array> {
   data: T;
   constructor(private readonly make: new (n: number) => T) {
@@ -189,6 +189,11 @@ class Column<T extends Int32Array | Uint16Array> {
   }
 }
 
+/** Entries per block of the builder's entry columns (a power of two). */
+const BLOCK_BITS = 16;
+const BLOCK = 1 << BLOCK_BITS;
+const BLOCK_MASK = BLOCK - 1;
+
 /**
  * Builds the champion lists of a full reindex from every chunk it writes, in the order they
  * are written: {@link add} each chunk with its id, then {@link finish}. Postings go to flat
@@ -197,6 +202,11 @@ class Column<T extends Int32Array | Uint16Array> {
  * is cut to its best four times the list size (by the averages so far, which move little by
  * then), so memory stays bounded. The final lists are the best by the final averages (ties:
  * the chunk written first).
+ *
+ * A chunk's words are counted in a small scratch area (one look-up of the word's number and
+ * one of its entry per occurrence), then its entries are appended to the columns, which are
+ * kept in blocks of {@link BLOCK} entries: they grow without copying what they hold (on the
+ * bench's notes, copying and first touching doubled columns cost as much as the counting).
  */
 export class ChampionBuilder {
   /** Entries held before a compaction. */
@@ -211,11 +221,17 @@ export class ChampionBuilder {
    */
   private df = new Column(Int32Array);
   private lastEntry = new Column(Int32Array);
-  /** The entries: term number, chunk order, and three counts (title, headings, body) each. */
+  /**
+   * The entries, in blocks: term number, chunk order, and three counts (title, headings, body)
+   * each. Entry `i` is at `i & BLOCK_MASK` of block `i >>> BLOCK_BITS`.
+   */
   private n = 0;
-  private term = new Column(Int32Array);
-  private seq = new Column(Int32Array);
-  private counts = new Column(Uint16Array);
+  private readonly term: Int32Array[] = [];
+  private readonly seq: Int32Array[] = [];
+  private readonly counts: Uint16Array[] = [];
+  /** The chunk being added: its entries' term numbers and counts, from the chunk's first. */
+  private scratchTerm = new Int32Array(1024);
+  private scratchCounts = new Uint16Array(3 * 1024);
   /** Chunk id and lengths by the order chunks were added in. */
   private readonly ids: number[] = [];
   private readonly lengths: number[] = [];
@@ -236,11 +252,16 @@ export class ChampionBuilder {
     this.totals[0]! += title.length;
     this.totals[1]! += headings.length;
     this.totals[2]! += body.length;
-    const first = this.n;
-    this.ensure(first + title.terms.length + headings.terms.length + body.terms.length);
-    this.field(title.terms, 0, seq, first);
-    this.field(headings.terms, 1, seq, first);
-    this.field(body.terms, 2, seq, first);
+    const words = title.terms.length + headings.terms.length + body.terms.length;
+    if (words > this.scratchTerm.length) {
+      const size = 2 ** Math.ceil(Math.log2(words));
+      this.scratchTerm = new Int32Array(size);
+      this.scratchCounts = new Uint16Array(3 * size);
+    }
+    let distinct = this.field(title.terms, 0, 0);
+    distinct = this.field(headings.terms, 1, distinct);
+    distinct = this.field(body.terms, 2, distinct);
+    this.append(distinct, seq);
     if (this.n > this.nextCompaction) {
       this.compact(4 * this.size, this.averages());
       // What is left is mostly rare terms' entries: wait until the columns double again.
@@ -249,17 +270,18 @@ export class ChampionBuilder {
   }
 
   /**
-   * Counts the words of one field (`f`: 0 title, 1 headings, 2 body) of the chunk being added,
-   * whose entries start at `first`: one look-up of the word's number, one of its entry.
+   * Counts the words of one field (`f`: 0 title, 1 headings, 2 body) of the chunk being added
+   * in the scratch area, which holds `distinct` entries so far; returns how many it holds after.
+   * The chunk's entries will be numbered from `this.n` on.
    */
-  private field(words: readonly string[], f: number, seq: number, first: number): void {
+  private field(words: readonly string[], f: number, distinct: number): number {
     const numbers = this.numbers;
-    const term = this.term.data;
-    const order = this.seq.data;
-    const counts = this.counts.data;
+    const first = this.n;
+    const scratchTerm = this.scratchTerm;
+    const counts = this.scratchCounts;
     let last = this.lastEntry.data;
     let df = this.df.data;
-    let n = this.n;
+    let d = distinct;
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!;
       let t = numbers.get(word);
@@ -268,21 +290,42 @@ export class ChampionBuilder {
         last = this.lastEntry.data;
         df = this.df.data;
       }
-      let at = last[t]!;
-      if (at < first) {
-        at = n++;
-        last[t] = at;
-        term[at] = t;
-        order[at] = seq;
-        counts[3 * at] = 0;
-        counts[3 * at + 1] = 0;
-        counts[3 * at + 2] = 0;
+      let j = last[t]! - first;
+      if (j < 0) {
+        j = d++;
+        last[t] = first + j;
+        scratchTerm[j] = t;
+        counts[3 * j] = 0;
+        counts[3 * j + 1] = 0;
+        counts[3 * j + 2] = 0;
         df[t]!++;
       }
-      const c = 3 * at + f;
+      const c = 3 * j + f;
       if (counts[c]! < COUNT_MAX) counts[c]!++;
     }
-    this.n = n;
+    return d;
+  }
+
+  /** Appends the chunk's `distinct` entries from the scratch area to the columns. */
+  private append(distinct: number, seq: number): void {
+    const scratchTerm = this.scratchTerm;
+    const scratchCounts = this.scratchCounts;
+    for (let j = 0; j < distinct; j++) {
+      const i = this.n++;
+      const b = i >>> BLOCK_BITS;
+      if (b === this.term.length) {
+        this.term.push(new Int32Array(BLOCK));
+        this.seq.push(new Int32Array(BLOCK));
+        this.counts.push(new Uint16Array(3 * BLOCK));
+      }
+      const o = i & BLOCK_MASK;
+      this.term[b]![o] = scratchTerm[j]!;
+      this.seq[b]![o] = seq;
+      const counts = this.counts[b]!;
+      counts[3 * o] = scratchCounts[3 * j]!;
+      counts[3 * o + 1] = scratchCounts[3 * j + 1]!;
+      counts[3 * o + 2] = scratchCounts[3 * j + 2]!;
+    }
   }
 
   /** Numbers a term seen for the first time. */
@@ -297,13 +340,6 @@ export class ChampionBuilder {
     return t;
   }
 
-  private ensure(n: number): void {
-    if (n <= this.seq.data.length && 3 * n <= this.counts.data.length) return;
-    this.term.ensure(n);
-    this.seq.ensure(n);
-    this.counts.ensure(3 * n);
-  }
-
   private averages(): Averages {
     const n = Math.max(1, this.ids.length);
     return [this.totals[0]! / n, this.totals[1]! / n, this.totals[2]! / n];
@@ -311,25 +347,46 @@ export class ChampionBuilder {
 
   private readonly scratch = [0, 0, 0];
 
+  /** Entry `i`'s chunk order. */
+  private seqOf(i: number): number {
+    return this.seq[i >>> BLOCK_BITS]![i & BLOCK_MASK]!;
+  }
+
+  /** Entry `i`'s count in field `f`. */
+  private countOf(i: number, f: number): number {
+    return this.counts[i >>> BLOCK_BITS]![3 * (i & BLOCK_MASK) + f]!;
+  }
+
   private weigh(i: number, averages: Averages): number {
     const l = this.scratch;
-    const s = this.seq.data[i]!;
+    const s = this.seqOf(i);
     l[0] = this.lengths[3 * s]!;
     l[1] = this.lengths[3 * s + 1]!;
     l[2] = this.lengths[3 * s + 2]!;
-    const c = this.counts.data;
-    return pseudoFrequency(c[3 * i]!, c[3 * i + 1]!, c[3 * i + 2]!, l, averages);
+    return pseudoFrequency(this.countOf(i, 0), this.countOf(i, 1), this.countOf(i, 2), l, averages);
   }
 
-  /** The entries of each term, in the order they were added (a counting sort by term). */
-  private byTerm(): { start: Int32Array; order: Int32Array } {
+  /**
+   * The entries of each term `wanted` says (given the term and how many entries it has), in
+   * the order they were added (a counting sort by term); other terms' ranges are empty.
+   */
+  private byTerm(wanted: (t: number, entries: number) => boolean): {
+    start: Int32Array;
+    order: Int32Array;
+  } {
     const terms = this.terms.length;
+    const count = new Int32Array(terms);
+    for (let i = 0; i < this.n; i++) count[this.term[i >>> BLOCK_BITS]![i & BLOCK_MASK]!]!++;
     const start = new Int32Array(terms + 1);
-    for (let i = 0; i < this.n; i++) start[this.term.data[i]! + 1]!++;
-    for (let t = 0; t < terms; t++) start[t + 1]! += start[t]!;
+    for (let t = 0; t < terms; t++) {
+      start[t + 1] = start[t]! + (wanted(t, count[t]!) ? count[t]! : 0);
+    }
     const fill = start.slice(0, terms);
-    const order = new Int32Array(this.n);
-    for (let i = 0; i < this.n; i++) order[fill[this.term.data[i]!]!++] = i;
+    const order = new Int32Array(start[terms]!);
+    for (let i = 0; i < this.n; i++) {
+      const t = this.term[i >>> BLOCK_BITS]![i & BLOCK_MASK]!;
+      if (fill[t]! < start[t + 1]!) order[fill[t]!++] = i;
+    }
     return { start, order };
   }
 
@@ -354,8 +411,7 @@ export class ChampionBuilder {
     }
     if (sorted) {
       chosen.sort(
-        (a, b) =>
-          weight[b]! - weight[a]! || this.seq.data[entries[a]!]! - this.seq.data[entries[b]!]!,
+        (a, b) => weight[b]! - weight[a]! || this.seqOf(entries[a]!) - this.seqOf(entries[b]!),
       );
     }
     chosen = chosen.map((k) => entries[k]!);
@@ -364,26 +420,35 @@ export class ChampionBuilder {
 
   /** Cuts every term with more than `keep` entries to its best `keep`. */
   private compact(keep: number, averages: Averages): void {
-    const { start, order } = this.byTerm();
-    const kept = new Uint8Array(this.n);
+    const { start, order } = this.byTerm((_, entries) => entries > keep);
+    const dropped = new Uint8Array(this.n);
     for (let t = 0; t < this.terms.length; t++) {
+      if (start[t + 1] === start[t]) continue;
       const entries = order.subarray(start[t]!, start[t + 1]!);
-      if (entries.length <= keep) for (const i of entries) kept[i] = 1;
-      else for (const i of this.best(entries, keep, averages, false)) kept[i] = 1;
+      for (const i of entries) dropped[i] = 1;
+      for (const i of this.best(entries, keep, averages, false)) dropped[i] = 0;
     }
     let to = 0;
-    const counts = this.counts.data;
     for (let from = 0; from < this.n; from++) {
-      if (kept[from] === 0) continue;
-      this.term.data[to] = this.term.data[from]!;
-      this.seq.data[to] = this.seq.data[from]!;
-      counts[3 * to] = counts[3 * from]!;
-      counts[3 * to + 1] = counts[3 * from + 1]!;
-      counts[3 * to + 2] = counts[3 * from + 2]!;
+      if (dropped[from] === 1) continue;
+      if (to !== from) {
+        const fb = from >>> BLOCK_BITS;
+        const fo = from & BLOCK_MASK;
+        const tb = to >>> BLOCK_BITS;
+        const to_ = to & BLOCK_MASK;
+        this.term[tb]![to_] = this.term[fb]![fo]!;
+        this.seq[tb]![to_] = this.seq[fb]![fo]!;
+        const fc = this.counts[fb]!;
+        const tc = this.counts[tb]!;
+        tc[3 * to_] = fc[3 * fo]!;
+        tc[3 * to_ + 1] = fc[3 * fo + 1]!;
+        tc[3 * to_ + 2] = fc[3 * fo + 2]!;
+      }
       to++;
     }
     this.n = to;
-    // No chunk is being added: the entries moved, and none is the next chunk's.
+    // No chunk is being added: the entries moved, and none is the next chunk's. The blocks
+    // past the last entry are kept for the entries to come.
     this.lastEntry.data.fill(-1);
   }
 
@@ -399,16 +464,17 @@ export class ChampionBuilder {
   /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
   finish(): ChampionLists {
     const averages = this.averages();
-    const { start, order } = this.byTerm();
+    const df = this.df.data;
+    const { start, order } = this.byTerm((t) => df[t]! > this.minDf);
     const lists: ChampionList[] = [];
     for (let t = 0; t < this.terms.length; t++) {
-      if (this.df.data[t]! <= this.minDf) continue;
+      if (df[t]! <= this.minDf) continue;
       const chosen = this.best(order.subarray(start[t]!, start[t + 1]!), this.size, averages, true);
       const entries: ChampionEntry[] = chosen.map((i) => ({
-        chunk: this.ids[this.seq.data[i]!]!,
-        title: this.counts.data[3 * i]!,
-        headings: this.counts.data[3 * i + 1]!,
-        body: this.counts.data[3 * i + 2]!,
+        chunk: this.ids[this.seqOf(i)]!,
+        title: this.countOf(i, 0),
+        headings: this.countOf(i, 1),
+        body: this.countOf(i, 2),
       }));
       lists.push({
         term: this.terms[t]!,
@@ -418,6 +484,9 @@ export class ChampionBuilder {
     }
     lists.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
     this.n = 0;
+    this.term.length = 0;
+    this.seq.length = 0;
+    this.counts.length = 0;
     return { averages, lists };
   }
 }
