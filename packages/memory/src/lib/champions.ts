@@ -462,6 +462,15 @@ export class ChampionBuilder {
   }
 
   /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
+  /** The terms held by more than `minDf` of the chunks added (to call before {@link finish}). */
+  termsAbove(minDf: number): string[] {
+    const out: string[] = [];
+    for (let t = 0; t < this.terms.length; t++) {
+      if (this.df.data[t]! > minDf) out.push(this.terms[t]!);
+    }
+    return out;
+  }
+
   finish(): ChampionLists {
     const averages = this.averages();
     const df = this.df.data;

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { countPostings, eachPosting, encodePostings, PostingsEncoder } from './postings.js';
+import {
+  countPostings,
+  eachPosting,
+  encodePostings,
+  PostingsEncoder,
+  postingsMinDf,
+  postingsTuning,
+} from './postings.js';
 
 type Row = [number, number, number, number];
 
@@ -77,5 +84,12 @@ describe('postings blobs', () => {
     expect(countPostings(blob, () => true)).toBe(3);
     expect(countPostings(blob, (id) => id !== 4)).toBe(2);
     expect(countPostings(new Uint8Array(0), () => true)).toBe(0);
+  });
+
+  test('terms get postings above 50 chunks and above 1% of chunks', () => {
+    expect(postingsTuning).toEqual({ minDf: 50, share: 0.01 });
+    expect(postingsMinDf(1_685)).toBe(50);
+    expect(postingsMinDf(53_895)).toBe(538);
+    expect(postingsMinDf(0)).toBe(50);
   });
 });

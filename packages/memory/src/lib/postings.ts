@@ -1,10 +1,10 @@
 /**
- * Compact postings of the listed terms (those with a champion list, `lib/champions.ts`): every
- * chunk holding the term, with its counts in the title, headings and body, in one blob per
- * term. A question whose words are each in thousands of chunks is scored on all of them (see
- * `veryCommon`: reading only the lists would change the ranking), and an engine's own postings
- * cost about 0.2 µs per occurrence to hand over (SQLite's `fts5vocab` instances) where a blob
- * decodes at a few nanoseconds per chunk.
+ * Compact postings of the common terms (those in more than {@link postingsMinDf} chunks at the
+ * last full build): every chunk holding the term, with its counts in the title, headings and
+ * body, in one blob per term. A question whose words are each in thousands of chunks is scored
+ * on all of them (see `veryCommon`: reading only the champion lists would change the ranking),
+ * and an engine's own postings cost about 0.2 µs per occurrence to hand over (SQLite's
+ * `fts5vocab` instances) where a blob decodes at a few nanoseconds per chunk.
  *
  * Layout, per chunk in ascending id order: the gap from the previous id less one (the first
  * from −1) as an unsigned LEB128 varint, then the counts in one byte, `title << 6 | headings
@@ -25,6 +25,19 @@ const COUNT_MAX = 0xffff;
 
 /** Changes (chunks added or removed) since the blobs were written, as a share of all chunks, past which they are rewritten. */
 export const POSTINGS_REFOLD_SHARE = 0.1;
+
+/**
+ * @internal Which terms a full build writes postings for: those in more than `minDf` chunks
+ * and more than `share` of all chunks (tests set small values for small indexes). Reading a
+ * term's occurrences from FTS5 costs about 40 µs plus 0.2 µs per occurrence; below these a
+ * blob saves little and costs a row.
+ */
+export const postingsTuning = { minDf: 50, share: 0.01 };
+
+/** The document frequency above which a full build over `chunks` chunks writes a term's postings. */
+export function postingsMinDf(chunks: number): number {
+  return Math.max(postingsTuning.minDf, Math.floor(postingsTuning.share * chunks));
+}
 
 /** Writes one term's postings, chunk by chunk in ascending id order. */
 export class PostingsEncoder {

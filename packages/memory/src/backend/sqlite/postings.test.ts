@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { championTuning, unpackCounts } from '../../lib/champions.js';
-import { POSTINGS_REFOLD_SHARE } from '../../lib/postings.js';
+import { POSTINGS_REFOLD_SHARE, postingsMinDf, postingsTuning } from '../../lib/postings.js';
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
 import { writeNotes } from '../../test-helpers/notes.js';
@@ -12,7 +12,7 @@ import { sqliteBackend } from './backend.js';
 import { CHANGES_KEY, eachPlace, eachStoredPosting } from './postings.js';
 import { sqliteSearchTuning } from './search.js';
 
-// The listed terms' postings blobs (`postings.ts`) against the full-text index's own
+// The common terms' postings blobs (`postings.ts`) against the full-text index's own
 // occurrences, through full builds, incremental changes and the rewrite past the refold share;
 // and exact max-score pruning (`search.ts`) against scoring every clause's chunks.
 
@@ -21,19 +21,26 @@ type Postings = Map<string, Map<number, string>>;
 let dir: TempDir;
 let stores: MemoryStore[];
 const tuning = { ...championTuning };
+const postingsSaved = { ...postingsTuning };
 const dbPath = () => join(dir.path, '.lectern', 'memory.db');
 
 beforeEach(() => {
   dir = tempDir();
   stores = [];
-  // Terms in more than 8 chunks are listed (and get postings) in these small indexes.
+  // Terms in more than 8 chunks are listed, and terms in more than 4 get postings, in these
+  // small indexes.
   championTuning.minDf = 8;
   championTuning.size = 3;
+  postingsTuning.minDf = 4;
+  postingsTuning.share = 0;
 });
 afterEach(async () => {
   Object.assign(championTuning, tuning);
+  Object.assign(postingsTuning, postingsSaved);
   sqliteSearchTuning.pruneCheckChunks = 500;
   sqliteSearchTuning.pruned = 0;
+  sqliteSearchTuning.runs = true;
+  sqliteSearchTuning.runsRead = 0;
   for (const s of stores) await s.close();
   dir.cleanup();
 });
@@ -55,10 +62,13 @@ function inspect(): {
   changes: number;
   maxId: number;
   chunks: number;
+  /** Terms in more chunks than the threshold a full build would use now. */
+  frequent: string[];
 } {
   const db = new Database(dbPath(), { readonly: true });
   try {
     db.exec("CREATE VIRTUAL TABLE temp.places USING fts5vocab(main, 'chunks_fts', 'instance')");
+    db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, 'chunks_fts', 'row')");
     const live = new Set(db.prepare('SELECT id FROM chunks').pluck().all() as number[]);
     const stored: Postings = new Map();
     const vocab: Postings = new Map();
@@ -96,19 +106,25 @@ function inspect(): {
       changes: Number(get(`SELECT value FROM meta WHERE key = '${CHANGES_KEY}'`) ?? -1),
       maxId: Number(get('SELECT max(id) FROM chunks')),
       chunks: live.size,
+      frequent: db
+        .prepare('SELECT term FROM temp.vocab WHERE doc > ? ORDER BY term')
+        .pluck()
+        .all(postingsMinDf(live.size)) as string[],
     };
   } finally {
     db.close();
   }
 }
 
-describe('SQLite postings of listed terms', () => {
-  test('hold every live chunk of every listed term with its counts, through changes and rewrites', async () => {
+describe('SQLite postings of common terms', () => {
+  test('hold every live chunk of every common term with its counts, through changes and rewrites', async () => {
     writeNotes(dir, 90);
     const store = open();
     await store.reindex({ full: true });
     let seen = inspect();
     expect(seen.stored.size).toBeGreaterThan(5);
+    // Exactly the terms in more chunks than the threshold have postings.
+    expect([...seen.stored.keys()].sort()).toEqual(seen.frequent);
     expect(seen.stored).toEqual(seen.vocab);
     expect(seen.added).toBe(0);
     expect(seen.changes).toBe(0);
@@ -218,4 +234,23 @@ describe('SQLite postings of listed terms', () => {
 // Keep `unpackCounts` in step with the rows `postings_added` holds (packed as the lists are).
 test('postings_added rows unpack as champion rows do', () => {
   expect(unpackCounts(2 ** 32 * 1 + 2 ** 16 * 2 + 3)).toEqual([1, 2, 3]);
+});
+
+test('a prefix reads its small terms a run of index terms at a time, with the same page', async () => {
+  writeNotes(dir, 120);
+  // More terms under one prefix than a prefix keeps (64), a few common, most in few chunks.
+  for (let i = 0; i < 90; i++)
+    dir.write(`p/${i}.md`, `# pre${i}x\n\npre${i}x ${'pre1x '.repeat(i % 3)}va0q\n`);
+  const store = open();
+  await store.reindex({ full: true });
+  const page = async (query: string) =>
+    (await store.search({ query, limit: 30 })).results.map((h) => [h.path, h.start_line, h.score]);
+  for (const query of ['pre*', 'pre1*', 'v*', 'va*', 'pre* va0q']) {
+    sqliteSearchTuning.runs = false;
+    const each = await page(query);
+    sqliteSearchTuning.runs = true;
+    expect(await page(query), query).toEqual(each);
+    expect(each.length).toBeGreaterThan(0);
+  }
+  expect(sqliteSearchTuning.runsRead).toBeGreaterThan(3);
 });

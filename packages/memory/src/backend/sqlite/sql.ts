@@ -71,6 +71,9 @@ export const SQL = {
    */
   places:
     "SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'heading_path' THEN 1 ELSE 2 END) FROM temp.chunks_places WHERE term = ?",
+  /** {@link places} of every term from the first value to the second, both included. */
+  placesBetween:
+    "SELECT group_concat(doc * 4 + CASE col WHEN 'title' THEN 0 WHEN 'heading_path' THEN 1 ELSE 2 END) FROM temp.chunks_places WHERE term >= ? AND term <= ?",
   /** Chunks matching an FTS5 expression (over the analysed terms), highest ids first. */
   matching: 'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC LIMIT ?',
   /**
@@ -91,14 +94,15 @@ export const SQL = {
   deleteChampionsOfChunk: 'DELETE FROM champions WHERE chunk = ?',
 
   // ---------------------------------------------------------------- postings (lib/postings.ts)
-  /** A listed term's postings blob as of the last time they were written; no row: none. */
+  /** A term's postings blob as of the last time they were written; no row: none. */
   postings: 'SELECT data FROM postings WHERE term = ?',
-  /** The counts (`packCounts`) of a listed term in chunks added since, ascending ids. */
+  /** The counts (`packCounts`) of a term with postings in chunks added since, ascending ids. */
   postingsAdded: 'SELECT chunk, counts FROM postings_added WHERE term = ? ORDER BY chunk',
   postingsInsert: 'INSERT OR REPLACE INTO postings (term, data) VALUES (?, ?)',
   postingsAddedInsert:
     'INSERT OR REPLACE INTO postings_added (term, chunk, counts) VALUES (?, ?, ?)',
   postingsClear: 'DELETE FROM postings; DELETE FROM postings_added;',
+  postingsTerms: 'SELECT term FROM postings',
 
   // ---------------------------------------------------------------- problems
   problems: 'SELECT source, path, size, mtime, code, message FROM problems',
