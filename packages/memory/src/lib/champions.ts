@@ -95,13 +95,17 @@ export function pseudoFrequency(
   lengths: ArrayLike<number>,
   averages: Averages,
 ): number {
-  const { b } = BM25;
-  const norm = (len: number, avg: number) => (avg > 0 ? 1 - b + (b * len) / avg : 1);
   return (
-    (W0 * title) / norm(lengths[0]!, averages[0]) +
-    (W1 * headings) / norm(lengths[1]!, averages[1]) +
-    (W2 * body) / norm(lengths[2]!, averages[2])
+    (W0 * title) / fieldNorm(lengths[0]!, averages[0]) +
+    (W1 * headings) / fieldNorm(lengths[1]!, averages[1]) +
+    (W2 * body) / fieldNorm(lengths[2]!, averages[2])
   );
+}
+
+/** BM25's length normalisation of a field of `len` words against an average of `avg`. */
+function fieldNorm(len: number, avg: number): number {
+  const { b } = BM25;
+  return avg > 0 ? 1 - b + (b * len) / avg : 1;
 }
 
 /** Whether a new chunk with these counts of a listed term joins its list (see {@link ChampionList.floor}). */
@@ -345,8 +349,6 @@ export class ChampionBuilder {
     return [this.totals[0]! / n, this.totals[1]! / n, this.totals[2]! / n];
   }
 
-  private readonly scratch = [0, 0, 0];
-
   /** Entry `i`'s chunk order. */
   private seqOf(i: number): number {
     return this.seq[i >>> BLOCK_BITS]![i & BLOCK_MASK]!;
@@ -357,13 +359,32 @@ export class ChampionBuilder {
     return this.counts[i >>> BLOCK_BITS]![3 * (i & BLOCK_MASK) + f]!;
   }
 
-  private weigh(i: number, averages: Averages): number {
-    const l = this.scratch;
-    const s = this.seqOf(i);
-    l[0] = this.lengths[3 * s]!;
-    l[1] = this.lengths[3 * s + 1]!;
-    l[2] = this.lengths[3 * s + 2]!;
-    return pseudoFrequency(this.countOf(i, 0), this.countOf(i, 1), this.countOf(i, 2), l, averages);
+  /** Each chunk's three field norms (`fieldNorm`) by these averages, by chunk order. */
+  private norms(averages: Averages): Float64Array {
+    const lengths = this.lengths;
+    const out = new Float64Array(lengths.length);
+    for (let k = 0; k < lengths.length; k += 3) {
+      out[k] = fieldNorm(lengths[k]!, averages[0]);
+      out[k + 1] = fieldNorm(lengths[k + 1]!, averages[1]);
+      out[k + 2] = fieldNorm(lengths[k + 2]!, averages[2]);
+    }
+    return out;
+  }
+
+  /**
+   * Entry `i`'s pseudo-frequency with the chunks' `norms`: the very arithmetic of
+   * {@link pseudoFrequency}, so a list's floor is what `admits` computes for the same chunk.
+   */
+  private weigh(i: number, norms: Float64Array): number {
+    const b = i >>> BLOCK_BITS;
+    const o = i & BLOCK_MASK;
+    const s = 3 * this.seq[b]![o]!;
+    const c = this.counts[b]!;
+    return (
+      (W0 * c[3 * o]!) / norms[s]! +
+      (W1 * c[3 * o + 1]!) / norms[s + 1]! +
+      (W2 * c[3 * o + 2]!) / norms[s + 2]!
+    );
   }
 
   /**
@@ -394,9 +415,9 @@ export class ChampionBuilder {
    * Of a term's entries (`entries`, in the order added), the best `keep` (ties: the earlier
    * chunk), in the order added, or best first with `sorted`.
    */
-  private best(entries: Int32Array, keep: number, averages: Averages, sorted: boolean): number[] {
+  private best(entries: Int32Array, keep: number, norms: Float64Array, sorted: boolean): number[] {
     const weight = new Float64Array(entries.length);
-    for (let k = 0; k < entries.length; k++) weight[k] = this.weigh(entries[k]!, averages);
+    for (let k = 0; k < entries.length; k++) weight[k] = this.weigh(entries[k]!, norms);
     let chosen: number[] = [];
     if (entries.length <= keep) {
       for (let k = 0; k < entries.length; k++) chosen.push(k);
@@ -421,12 +442,13 @@ export class ChampionBuilder {
   /** Cuts every term with more than `keep` entries to its best `keep`. */
   private compact(keep: number, averages: Averages): void {
     const { start, order } = this.byTerm((_, entries) => entries > keep);
+    const norms = this.norms(averages);
     const dropped = new Uint8Array(this.n);
     for (let t = 0; t < this.terms.length; t++) {
       if (start[t + 1] === start[t]) continue;
       const entries = order.subarray(start[t]!, start[t + 1]!);
       for (const i of entries) dropped[i] = 1;
-      for (const i of this.best(entries, keep, averages, false)) dropped[i] = 0;
+      for (const i of this.best(entries, keep, norms, false)) dropped[i] = 0;
     }
     let to = 0;
     for (let from = 0; from < this.n; from++) {
@@ -475,10 +497,11 @@ export class ChampionBuilder {
     const averages = this.averages();
     const df = this.df.data;
     const { start, order } = this.byTerm((t) => df[t]! > this.minDf);
+    const norms = this.norms(averages);
     const lists: ChampionList[] = [];
     for (let t = 0; t < this.terms.length; t++) {
       if (df[t]! <= this.minDf) continue;
-      const chosen = this.best(order.subarray(start[t]!, start[t + 1]!), this.size, averages, true);
+      const chosen = this.best(order.subarray(start[t]!, start[t + 1]!), this.size, norms, true);
       const entries: ChampionEntry[] = chosen.map((i) => ({
         chunk: this.ids[this.seqOf(i)]!,
         title: this.countOf(i, 0),
@@ -487,7 +510,7 @@ export class ChampionBuilder {
       }));
       lists.push({
         term: this.terms[t]!,
-        floor: this.weigh(chosen[chosen.length - 1]!, averages),
+        floor: this.weigh(chosen[chosen.length - 1]!, norms),
         entries,
       });
     }
