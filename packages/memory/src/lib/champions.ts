@@ -483,7 +483,6 @@ export class ChampionBuilder {
     return { terms: this.terms, df: this.df.data.subarray(0, this.terms.length) };
   }
 
-  /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
   /** The terms held by more than `minDf` of the chunks added (to call before {@link finish}). */
   termsAbove(minDf: number): string[] {
     const out: string[] = [];
@@ -493,6 +492,7 @@ export class ChampionBuilder {
     return out;
   }
 
+  /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
   finish(): ChampionLists {
     const averages = this.averages();
     const df = this.df.data;

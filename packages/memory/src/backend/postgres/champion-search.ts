@@ -1,6 +1,7 @@
-import { phraseCap, veryCommon } from '../../lib/champions.js';
+import { BM25 } from '@lectern/text';
+import { type Averages, phraseCap, veryCommon } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
-import type { PlannedClause, QueryPlan } from '../../lib/rank.js';
+import type { IndexStats, PlannedClause, QueryPlan } from '../../lib/rank.js';
 import type { Run } from './driver.js';
 import { quoteLexeme } from './text.js';
 
@@ -23,10 +24,29 @@ export class ChampionRows {
   private readonly byTerm = new Map<string, number[]>();
   /** Per chunk, its list rows: term and packed counts, alternating. */
   private readonly byChunk = new Map<number, Array<string | number>>();
-  /** Per capped phrase clause (plan index), per language: the chunks it counts in. */
-  private readonly phraseChunks = new Map<number, Map<Language, ReadonlySet<number>>>();
+  /**
+   * Per capped phrase clause (plan index), per language: the chunks it counts in, each with the
+   * fields it occurs in there (bits: 0 title, 1 heading path, 2 body).
+   */
+  private readonly phraseChunks = new Map<number, Map<Language, ReadonlyMap<number, number>>>();
+  /**
+   * The chunks of the capped phrases, as `phrases` read them: language and field lengths
+   * (title, heading path, body), so a look-up that needs nothing else of them reads none.
+   */
+  readonly known = new Map<
+    number,
+    { lang: Language; title: number; headings: number; body: number }
+  >();
   /** Phrases held by more chunks than the cap (as typed), once per capped variant. */
   readonly capped: string[] = [];
+
+  /**
+   * The lists of the plan's word terms that are read in full (not from their lists): each
+   * list's floor and chunks, for max-score on the floors (see {@link outside}).
+   */
+  private readonly floors = new Map<string, { floor: number; ids: number[] }>();
+  /** The field averages the lists were ordered with (undefined: no lists). */
+  private averages: Averages | undefined;
 
   private constructor(private readonly plan: QueryPlan) {}
   private docs = 0;
@@ -57,13 +77,17 @@ export class ChampionRows {
       df: number;
       ids: ReadonlyArray<string | number> | null;
       counts: ReadonlyArray<string | number> | null;
+      floor?: number | string | null;
     }>,
     docs: number,
     raw: boolean,
+    /** The `champion_averages` meta value (JSON; empty or null when there are no lists). */
+    averages?: string | null,
   ): ChampionRows {
     const out = new ChampionRows(plan);
     out.docs = docs;
     out.raw = raw;
+    if (averages) out.averages = JSON.parse(averages) as Averages;
     for (const row of rows) out.df.set(row.term, Number(row.df));
     const read = veryCommon(plan, docs, raw);
     const terms = new Set<string>();
@@ -73,7 +97,12 @@ export class ChampionRows {
     }
     for (const row of rows) {
       if (!row.ids || row.ids.length === 0 || !terms.has(row.term)) continue;
-      if (!read(Number(row.df))) continue;
+      if (!read(Number(row.df))) {
+        if (row.floor !== null && row.floor !== undefined && !out.floors.has(row.term)) {
+          out.floors.set(row.term, { floor: Number(row.floor), ids: row.ids.map(Number) });
+        }
+        continue;
+      }
       if (out.listed.has(row.term)) continue;
       out.listed.add(row.term);
       const chunks = row.ids.map(Number);
@@ -93,12 +122,19 @@ export class ChampionRows {
   /**
    * Finds the chunks each phrase counts in: per variant (the languages sharing its terms), the
    * newest `phraseCap` + 1 chunks holding it that the search may return (`where`: conditions on
-   * `c` with parameters from `values.length + 1` on), in one statement.
+   * `c` with parameters from `values.length + 1` on), in one statement, each with the fields
+   * the phrase occurs in (`fields`: the variant's per-field `tsquery`, title, heading path and
+   * body), its language and its field lengths: what a look-up would read of it again.
    */
   async phrases(
     run: Run,
     table: string,
-    variants: ReadonlyArray<{ clause: number; langs: Language[]; terms: readonly string[] }>,
+    variants: ReadonlyArray<{
+      clause: number;
+      langs: Language[];
+      terms: readonly string[];
+      fields: readonly [string, string, string];
+    }>,
     where: string[],
     values: unknown[],
   ): Promise<void> {
@@ -107,7 +143,7 @@ export class ChampionRows {
     const param = (v: unknown) => `$${all.push(v)}`;
     const cap = phraseCap(variants[0]!.terms, this.df, this.docs, this.raw);
     const limit = param(cap + 1);
-    const parts = variants.map(({ langs, terms }, k) => {
+    const parts = variants.map(({ langs, terms, fields }, k) => {
       const conditions = [
         // Seen by the planner: a phrase many chunks hold is best read newest first until the
         // cap (an init plan hiding it made the bench's capped phrases slower: p95 49 -> 79 ms).
@@ -115,28 +151,102 @@ export class ChampionRows {
         `c.lang = ANY(${param(langs)}::text[])`,
         ...where,
       ];
-      return `SELECT ${k} AS k, ARRAY(SELECT c.id FROM ${table} c WHERE ${conditions.join(' AND ')}
-        ORDER BY c.id DESC LIMIT ${limit}) AS ids`;
+      // The fields, checked on the chunks holding the phrase only (a look-up checked them again).
+      const bits = fields
+        .map((q, f) => `((c.terms @@ ${param(q)}::tsquery)::int << ${f})`)
+        .join(' | ');
+      return `(SELECT ${k} AS k, c.id, c.lang, c.title_len, c.headings_len, c.body_len, ${bits} AS bits
+        FROM ${table} c WHERE ${conditions.join(' AND ')} ORDER BY c.id DESC LIMIT ${limit})`;
     });
     const r = await run({ text: parts.join(' UNION ALL '), values: all });
-    const found = new Map<number, number[]>();
-    for (const row of r.rows as Array<{ k: number; ids: string[] }>) {
-      found.set(Number(row.k), row.ids.map(Number));
+    const found = new Map<number, Array<[number, number]>>();
+    for (const row of r.rows as Array<{
+      k: number;
+      id: string;
+      lang: string;
+      title_len: number;
+      headings_len: number;
+      body_len: number;
+      bits: number;
+    }>) {
+      const k = Number(row.k);
+      let list = found.get(k);
+      if (!list) {
+        list = [];
+        found.set(k, list);
+      }
+      // Newest first: past the cap, a row is only the sign that the phrase was capped.
+      if (list.length >= cap) {
+        list.push([0, 0]);
+        continue;
+      }
+      const id = Number(row.id);
+      list.push([id, Number(row.bits)]);
+      this.known.set(id, {
+        lang: row.lang as Language,
+        title: row.title_len,
+        headings: row.headings_len,
+        body: row.body_len,
+      });
     }
     variants.forEach(({ clause, langs }, k) => {
-      const ids = found.get(k) ?? [];
-      if (ids.length > cap) {
-        ids.length = cap;
+      const rows = found.get(k) ?? [];
+      if (rows.length > cap) {
+        rows.length = cap;
         this.capped.push(this.plan.clauses[clause]!.surface.join(' '));
       }
-      const set = new Set(ids);
+      const map = new Map(rows);
       let byLang = this.phraseChunks.get(clause);
       if (!byLang) {
         byLang = new Map();
         this.phraseChunks.set(clause, byLang);
       }
-      for (const l of langs) byLang.set(l, set);
+      for (const l of langs) byLang.set(l, map);
     });
+  }
+
+  /** Whether a phrase clause's fields in chunks of a language are known (see {@link phrases}). */
+  knowsPhrase(clause: number, lang: Language): boolean {
+    return this.phraseChunks.get(clause)?.has(lang) ?? false;
+  }
+
+  /**
+   * Max-score on a list's floor (exact): a word clause whose terms are read in full, each with
+   * a list, adds at most `bound` to a chunk outside its terms' lists (`ids`). Every chunk
+   * holding a listed term outside its list weighs at most the list's floor (`tf′` with the
+   * averages the list was ordered with: a full build keeps the best, an incremental one admits
+   * a chunk weighing at least the floor); with today's averages, a field's `tf′` grows at most
+   * by today's average over that one (a longer chunk nears that ratio, an empty field keeps
+   * 1), or by 1 / (1 − b) where the field's average was 0. Undefined for other clauses, and
+   * when a term in some chunk has no list or the index no stored averages.
+   */
+  outside(i: number, stats: IndexStats): { bound: number; ids: number[] } | undefined {
+    const c = this.plan.clauses[i]!;
+    const old = this.averages;
+    if (c.kind !== 'word' || !old) return undefined;
+    const n = Math.max(1, stats.docs);
+    const now = [stats.totals.title / n, stats.totals.headings / n, stats.totals.body / n];
+    let grow = 1;
+    for (let f = 0; f < 3; f++) {
+      const before = old[f]!;
+      const after = now[f]!;
+      if (before > 0 && after > 0) grow = Math.max(grow, after / before);
+      else if (after > 0) grow = Math.max(grow, 1 / (1 - BM25.b));
+    }
+    const { k1 } = BM25;
+    let bound = 0;
+    const ids = new Set<number>();
+    for (const [lang, list] of c.terms) {
+      const term = list[0]!;
+      if ((this.df.get(term) ?? 0) === 0) continue;
+      const listed = this.floors.get(term);
+      if (!listed) return undefined;
+      const x = listed.floor * grow;
+      const w = c.idf.get(lang) ?? 0;
+      bound = Math.max(bound, (w * x * (k1 + 1)) / (x + k1));
+      for (const id of listed.ids) ids.add(id);
+    }
+    return { bound, ids: [...ids] };
   }
 
   /** Whether a clause needs no look-up besides the lists' (none of its chunks is elsewhere). */
@@ -183,8 +293,8 @@ export class ChampionRows {
     for (const i of clauses) {
       const c = this.plan.clauses[i]!;
       if (c.kind === 'phrase') {
-        for (const set of this.phraseChunks.get(i)?.values() ?? [])
-          for (const id of set) ids.add(id);
+        for (const map of this.phraseChunks.get(i)?.values() ?? [])
+          for (const id of map.keys()) ids.add(id);
         continue;
       }
       for (const list of c.terms.values()) {
@@ -205,11 +315,12 @@ export class ChampionRows {
   }
 
   /**
-   * A phrase clause's fields in a chunk (bits: 0 title, 1 heading path, 2 body), or none when
-   * the phrase does not count there (see {@link phrases}).
+   * A phrase clause's fields in a chunk (bits: 0 title, 1 heading path, 2 body): those
+   * {@link phrases} found when it capped the clause in the chunk's language (none when the
+   * phrase does not count there), else `fields` (what the look-up checked).
    */
   phraseFields(clause: number, lang: Language, id: number, fields: number): number {
     const kept = this.phraseChunks.get(clause)?.get(lang);
-    return !kept || kept.has(id) ? fields : 0;
+    return kept ? (kept.get(id) ?? 0) : fields;
   }
 }

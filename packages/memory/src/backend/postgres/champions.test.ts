@@ -17,7 +17,7 @@ import {
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
 import { writeNotes } from '../../test-helpers/notes.js';
-import { postgresForTests, testSchemas } from '../../test-helpers/postgres.js';
+import { postgresForTests, recordStatements, testSchemas } from '../../test-helpers/postgres.js';
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
@@ -29,6 +29,10 @@ import { searchTuning } from './search.js';
 // term in its list's chunks only, with the list's counts.
 
 const url = postgresForTests('the PostgreSQL champion-list tests');
+
+/** Rows of a search's candidate look-ups (the statements reading chunks' vectors). */
+const lookups = (sent: string[], rows: Array<number | undefined>) =>
+  sent.reduce((n, t, i) => n + (/ AS (v|ab)\b/.test(t) ? (rows[i] ?? 0) : 0), 0);
 
 if (url) {
   const schemas = testSchemas(url);
@@ -398,6 +402,76 @@ if (url) {
         expect(hits).toBeGreaterThan(40);
       } finally {
         searchTuning.firstLookupChunks = previous;
+      }
+    });
+
+    test('a word read in full is looked up in its list only when its floor cannot reach the page: pages equal the full scoring, also after the averages moved', async () => {
+      writeNotes(dir, 90);
+      const { store, schema } = open();
+      await store.reindex({ full: true });
+      const { lists } = await storedLists(schema);
+      const listed = [...lists.keys()];
+      const vocab = (
+        await admin.query(
+          `SELECT term FROM "${schema}".term_df WHERE term LIKE 'v%q' ORDER BY term`,
+        )
+      ).rows.map((r: { term: string }) => r.term);
+      const questions: SearchOptions[] = [];
+      for (let q = 0; q < 40; q++) {
+        const a = listed[q % listed.length]!;
+        const b = vocab[(q * 7 + 3) % vocab.length]!;
+        const c = vocab[(q * 11 + 1) % vocab.length]!;
+        questions.push({ query: q % 2 === 0 ? `${b} ${a}` : `${a} ${b} ${c}`, limit: 1 + (q % 6) });
+      }
+      const page = async (options: SearchOptions) => {
+        const r = await store.search(options);
+        return r.results.map((h) => [h.path, h.start_line, h.score]);
+      };
+      const previous = searchTuning.firstLookupChunks;
+      const counter = recordStatements();
+      /** Every question pruned (small first look-ups) against the full scoring; rows read. */
+      const compare = async () => {
+        let pruned = 0;
+        let full = 0;
+        for (const options of questions) {
+          searchTuning.firstLookupChunks = Number.POSITIVE_INFINITY;
+          const whole = await counter.during(() => page(options));
+          full += lookups(whole.sent, whole.rows);
+          for (const budget of [1, 8]) {
+            searchTuning.firstLookupChunks = budget;
+            const r = await counter.during(() => page(options));
+            expect(r.value, `${JSON.stringify(options)} (budget ${budget})`).toEqual(whole.value);
+            if (budget === 1) pruned += lookups(r.sent, r.rows);
+          }
+        }
+        return { pruned, full };
+      };
+      try {
+        const builtLists = await storedLists(schema);
+        const bodyBefore = Number(
+          (await admin.query(`SELECT body / docs AS a FROM "${schema}".stats`)).rows[0].a,
+        );
+        const built = await compare();
+        // The lists spare reading: fewer candidates than the full scoring reads.
+        expect(built.pruned).toBeLessThan(built.full);
+        // Longer titles and bodies of other words (averages up), a note gone: lists and
+        // floors stay those of the build, and a chunk outside a list may now weigh more.
+        for (let i = 0; i < 40; i++) {
+          dir.write(
+            `long/${i}.md`,
+            `# ${'title words of filler '.repeat(3)}${i}\n\n${'filler body text '.repeat(40)}\n`,
+          );
+        }
+        rmSync(join(dir.path, 'n/000.md'));
+        await store.reindex();
+        expect((await storedLists(schema)).averages).toEqual(builtLists.averages);
+        const bodyAverage = async () =>
+          Number((await admin.query(`SELECT body / docs AS a FROM "${schema}".stats`)).rows[0].a);
+        expect(await bodyAverage()).toBeGreaterThan(1.5 * bodyBefore);
+        await compare();
+      } finally {
+        searchTuning.firstLookupChunks = previous;
+        counter.restore();
       }
     });
 

@@ -1,4 +1,5 @@
 import type { QueryClause } from '@lectern/text';
+import type * as Pg from 'pg';
 import type { Language } from '../../lib/language.js';
 import {
   clauseCeiling,
@@ -60,6 +61,8 @@ interface StatsRow {
   body: string;
   languages: string | null;
   generation: string | null;
+  /** The averages the champion lists were ordered with (JSON), when there are lists. */
+  averages: string | null;
 }
 
 /**
@@ -72,6 +75,20 @@ interface TermRow {
   df: number;
   ids: Array<string | number> | null;
   counts: Array<string | number> | null;
+  floor: number | null;
+}
+
+/**
+ * The word terms whose champion lists a search may read (`termStats`' $3): a stop word's are
+ * not, as `planQuery` leaves stop words out when the question has another clause (a phrase
+ * has no list; a prefix's terms come with theirs).
+ */
+function listTerms(clauses: readonly QueryClause[], languages: readonly Language[]): string[] {
+  const words = clauses.filter((c) => c.kind === 'word');
+  const kept = clauses.some((c) => c.kind !== 'word' || !c.words[0]!.stop)
+    ? words.filter((c) => !c.words[0]!.stop)
+    : words;
+  return termsToLookUp(kept, languages).terms;
 }
 
 /** The languages a search stems in, from the `languages` meta value. */
@@ -115,7 +132,9 @@ export class PgSearch {
     const speculate = request.query.kind !== 'raw' && this.storedLanguages !== undefined;
     let st:
       | (StatsRow & {
-          terms?: Array<[string | null, string, number, number[] | null, number[] | null]>;
+          terms?: Array<
+            [string | null, string, number, number[] | null, number[] | null, number | null]
+          >;
         })
       | undefined;
     let guessed: { clauses: QueryClause[]; found: TermRow[] } | undefined;
@@ -126,16 +145,17 @@ export class PgSearch {
       st = (
         await run({
           text: this.sql.rankingAndTermStats,
-          values: [look.terms, look.prefixes],
+          values: [look.terms, look.prefixes, listTerms(clauses, languagesOf(stored))],
         })
       ).rows[0] as typeof st;
       if (st?.terms && (st.languages ?? null) === stored) {
-        const found = st.terms.map(([prefix, term, df, ids, counts]) => ({
+        const found = st.terms.map(([prefix, term, df, ids, counts, floor]) => ({
           prefix,
           term,
           df,
           ids,
           counts,
+          floor,
         }));
         guessed = { clauses, found };
       }
@@ -197,7 +217,7 @@ export class PgSearch {
       found = (
         await run({
           text: this.sql.termStats,
-          values: [look.terms, look.prefixes],
+          values: [look.terms, look.prefixes, listTerms(clauses, languages)],
         })
       ).rows as TermRow[];
     }
@@ -215,7 +235,7 @@ export class PgSearch {
     if (match !== 'raw') expression = plan.expression;
 
     const need = request.offset + request.limit + 1;
-    const champions = ChampionRows.of(plan, found, stats.docs, match === 'raw');
+    const champions = ChampionRows.of(plan, found, stats.docs, match === 'raw', st?.averages);
     const scorer = await this.score(run, plan, stats, files, within, need, champions);
     const rows = scorer.top(need);
     if (match !== 'raw') {
@@ -285,7 +305,6 @@ export class PgSearch {
       }
     }
     const chunks = new Candidates(plan, champions);
-    const phrases = chunks.phrases.map((i) => phraseFields(plan.clauses[i]!));
     // The chunks each phrase counts in (at most the cap, the newest), among those allowed.
     const allowed: string[] = [];
     const allowedValues: unknown[] = [];
@@ -300,16 +319,26 @@ export class PgSearch {
             clause: i,
             langs: v.langs as Language[],
             terms: v.terms,
+            fields: v.fields,
           })),
         ),
       ),
       allowed,
       allowedValues,
     );
-    const look = (where: string[], values: unknown[], guard = false) =>
-      this.fetch(run, [...terms], phrases, where, values, files, chunks, searchTuning.split, guard);
+    // The phrase variants a look-up checks: those `phrases` did not (a capped one's fields are known).
+    const phrases = chunks.phrases.map((i) =>
+      phraseFields(plan.clauses[i]!).filter(
+        (v) => !v.langs.every((l) => champions.knowsPhrase(i, l as Language)),
+      ),
+    );
+    // A look-up that reads no vector and checks no phrase needs nothing of a capped phrase's
+    // chunks that `phrases` did not read: they are added as they are, without reading them again.
+    const bare = terms.size === 0 && phrases.every((v) => v.length === 0);
+    const look = (branches: Branch[], values: unknown[]) =>
+      this.fetch(run, [...terms], phrases, branches, values, files, chunks, searchTuning.split);
     if (within) {
-      await look(['c.id = ANY($2::bigint[])'], [within]);
+      await look([{ where: ['c.id = ANY($2::bigint[])'] }], [within]);
       return chunks.score(stats, within);
     }
     if (plan.clauses.length === 0) return new Scorer(plan, stats, 0);
@@ -329,66 +358,104 @@ export class PgSearch {
     const query = (list: readonly number[]) =>
       [...new Set(list.flatMap((i) => champions.query(plan.clauses[i]!)))].join(' | ');
     /** Looks up clauses: the chunks the lists give them, and those their query finds. */
-    const lookUp = async (list: readonly number[], not?: string) => {
-      const ids = champions.seed(list);
+    const lookUp = async (list: readonly number[], not?: string, more: readonly number[] = []) => {
+      let ids = champions.seed(list);
+      if (more.length > 0) ids = [...new Set([...ids, ...more])];
+      if (bare) {
+        ids = ids.filter((id) => {
+          const k = champions.known.get(id);
+          if (!k) return true;
+          if (!chunks.has(id)) chunks.addCombined(id, k.lang, k.title, k.headings, k.body, '', []);
+          return false;
+        });
+      }
       const q = query(list);
-      const where: string[] = [];
       const values: unknown[] = [];
       const p = (v: unknown) => `$${values.push(v) + 1}`;
-      if (ids.length > 0 && q !== '') {
+      const branches: Branch[] = [];
+      if (ids.length > 0) {
+        // The lists' chunks: most hold none of the unlisted terms, whose vectors need no cut.
+        const at = p(ids);
+        branches.push({ where: [`c.id = ANY(${at}::bigint[])`], guard: true });
         // The query as a value the planner does not see (an init plan): a prefix's unlisted
         // terms ORed were estimated at ~250 chunks each and read by a scan of every chunk
-        // (bench, 'zelt*': 348 ms; with the index, 65 ms).
-        where.push(`(c.id = ANY(${p(ids)}::bigint[]) OR c.terms @@ (SELECT ${p(q)}::tsquery))`);
-      } else if (ids.length > 0) where.push(`c.id = ANY(${p(ids)}::bigint[])`);
-      else if (q !== '') where.push(`c.terms @@ ${p(q)}::tsquery`);
+        // (bench, 'zelt*': 348 ms; with the index, 65 ms). Every chunk it finds holds one of
+        // them: no check before its vector is cut.
+        if (q !== '') {
+          branches.push({
+            where: [`c.terms @@ (SELECT ${p(q)}::tsquery)`, `NOT (c.id = ANY(${at}::bigint[]))`],
+          });
+        }
+      } else if (q !== '') branches.push({ where: [`c.terms @@ ${p(q)}::tsquery`] });
       else return;
-      if (not) where.push(`NOT (c.terms @@ ${p(not)}::tsquery)`);
-      await look(where, values, ids.length > 0);
+      if (not) {
+        const excluded = `NOT (c.terms @@ ${p(not)}::tsquery)`;
+        for (const b of branches) b.where.push(excluded);
+      }
+      await look(branches, values);
     };
     await lookUp(first);
     const pending = order.filter((i) => !first.includes(i));
     if (pending.length > 0) {
       const best = chunks.score(stats, undefined).top(need);
       const threshold = best.length >= need ? best[need - 1]!.score : 0;
-      const rest = clausesStillNeeded(plan, pending, threshold);
+      const needed = clausesStillNeeded(plan, pending, threshold);
+      // Max-score on the lists' floors: a chunk found by no look-up holds only clauses left
+      // out, each adding at most its ceiling, or, for a word looked up in its lists only, the
+      // most a chunk outside them can get (`outside`); the weakest such words whose sum stays
+      // below the threshold are looked up in their lists only.
+      let sum = 0;
+      for (const i of pending) if (!needed.includes(i)) sum += clauseCeiling(plan.clauses[i]!);
+      const bounded = needed
+        .map((i) => ({ i, o: champions.outside(i, stats) }))
+        .filter((x): x is { i: number; o: { bound: number; ids: number[] } } => !!x.o)
+        .sort((a, b) => a.o.bound - b.o.bound || b.i - a.i);
+      const listOnly = new Set<number>();
+      const listChunks: number[] = [];
+      for (const { i, o } of bounded) {
+        const next = sum + o.bound;
+        if (!(next * (1 + 1e-9) < threshold)) break;
+        sum = next;
+        listOnly.add(i);
+        listChunks.push(...o.ids);
+      }
+      const rest = needed.filter((i) => !listOnly.has(i));
       const firstQuery = query(first);
-      if (rest.length > 0) await lookUp(rest, firstQuery !== '' ? firstQuery : undefined);
+      if (rest.length > 0 || listChunks.length > 0) {
+        await lookUp(rest, firstQuery !== '' ? firstQuery : undefined, listChunks);
+      }
     }
     return chunks.score(stats, undefined);
   }
 
   /**
-   * Adds the chunks matching `where` (parameters from $2 on) to `chunks`, each with the
-   * positions of `terms` it holds per field: its vector with those terms set to weight C (which
-   * the index never uses) cut down to weights A, B and C, as text: the terms' positions and the
-   * title and heading-path entries of the others, told apart by position (`addCombined`). A
-   * chunk whose vector does not allow that is read again (`split`): the terms' positions and
-   * its title and heading-path entries as two vectors, matched by term and position.
+   * Adds the chunks the `branches` select (conditions on `c` with parameters from $2 on; one
+   * statement, their rows apart) to `chunks`, each with the positions of `terms` it holds per
+   * field: its vector with those terms set to weight C (which the index never uses) cut down
+   * to weights A, B and C, as text: the terms' positions and the title and heading-path entries
+   * of the others, told apart by position (`addCombined`). A chunk whose vector does not allow
+   * that is read again (`split`): the terms' positions and its title and heading-path entries
+   * as two vectors, matched by term and position.
    */
   private async fetch(
     run: Run,
     terms: readonly string[],
     phrases: ReadonlyArray<PhraseFields>,
-    where: string[],
+    branches: readonly Branch[],
     values: unknown[],
     files: readonly number[] | undefined,
     chunks: Candidates,
     split = searchTuning.split,
-    /** Whether many rows hold none of `terms` (then their vectors are cut only if they do). */
-    guard = false,
   ): Promise<void> {
     const { s } = this.n;
     const all: unknown[] = [terms, ...values];
-    const conditions = [...where];
-    if (files) {
-      all.push(files);
-      conditions.push(`c.file_id = ANY($${all.length}::bigint[])`);
-    }
+    const shared: string[] = [];
+    if (files) shared.push(`c.file_id = ANY($${all.push(files)}::bigint[])`);
     const param = (v: unknown) => `$${all.push(v)}`;
     // Per phrase clause, the fields it occurs in, checked by PostgreSQL: its words in order,
     // each of one field's weight (A title, B heading path, D body; fields never touch).
     const columns = phrases.map((variants, k) => {
+      if (variants.length === 0) return '';
       const cases = variants.map(({ langs, fields }) => {
         const bits = fields
           .map((q, f) => `((c.terms @@ ${param(q)}::tsquery)::int << ${f})`)
@@ -400,47 +467,46 @@ export class PgSearch {
     // The query terms' positions and the other title and heading-path entries, in one vector
     // (see `Candidates.addCombined`); `split` for chunks it cannot read: the query terms'
     // positions (weights lost) and the title and heading-path entries apart.
-    let text =
-      terms.length === 0
-        ? `'' AS v, '' AS q, '' AS ab, $1::text[] IS NULL AS none`
-        : split
-          ? `ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
-          ts_filter(c.terms, '{a,b}')::text AS ab`
-          : `ts_filter(setweight(c.terms, 'C', $1::text[]), '{a,b,c}')::text AS v`;
-    if (guard && terms.length > 0 && !split) {
-      // The lists' chunks: most hold none of the unlisted terms, whose vectors need no cut.
-      const holds = `c.terms @@ ${param(terms.map(quoteLexeme).join(' | '))}::tsquery`;
-      text = `CASE WHEN ${holds} THEN ts_filter(setweight(c.terms, 'C', $1::text[]), '{a,b,c}')::text ELSE '' END AS v`;
-    }
-    const r = await run({
-      text: `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, ${text}${columns.join('')}
-        FROM ${s}.chunks c WHERE ${conditions.join(' AND ')}`,
-      values: all,
-    });
-    const fields = phrases.map((_, k) => `p${k}`);
+    const cut = `ts_filter(setweight(c.terms, 'C', $1::text[]), '{a,b,c}')::text`;
+    let holds: string | undefined;
+    const text = (guard: boolean | undefined) => {
+      if (terms.length === 0) return `'' AS v, $1::text[] IS NULL AS none`;
+      if (split) {
+        return `ts_filter(setweight(c.terms, 'C', $1::text[]), '{c}')::text AS q,
+          ts_filter(c.terms, '{a,b}')::text AS ab`;
+      }
+      if (!guard) return `${cut} AS v`;
+      holds ??= param(terms.map(quoteLexeme).join(' | '));
+      return `CASE WHEN c.terms @@ ${holds}::tsquery THEN ${cut} ELSE '' END AS v`;
+    };
+    const statement = branches
+      .map(
+        (
+          b,
+        ) => `SELECT c.id, c.lang, c.title_len, c.headings_len, c.body_len, ${text(b.guard)}${columns.join('')}
+        FROM ${s}.chunks c WHERE ${[...b.where, ...shared].join(' AND ')}`,
+      )
+      .join(' UNION ALL ');
+    // Rows as arrays: id, language, the three lengths, the vector text (`split`: two), phrases.
+    const r = await run({ text: statement, values: all, rowMode: 'array' } as Pg.QueryConfig);
+    // Where the phrases' columns start: after one vector column, two for `split`, or the empty
+    // vector and the column that gives $1 its type.
+    const first = terms.length > 0 && !split ? 6 : 7;
+    const at = phrases.flatMap((v, k) => (v.length === 0 ? [] : [k]));
+    const found = phrases.map(() => 0);
     const unread: number[] = [];
-    for (const row of r.rows as Array<
-      {
-        id: string;
-        lang: string;
-        title_len: number;
-        headings_len: number;
-        body_len: number;
-        v: string;
-        q: string;
-        ab: string;
-      } & Record<string, unknown>
-    >) {
-      const id = Number(row.id);
+    for (const row of r.rows as unknown[][]) {
+      const id = Number(row[0]);
       // A chunk of a list may be found again by a later look-up: it is in already.
       if (chunks.has(id)) continue;
-      const lang = row.lang as Language;
-      const found = fields.map((f) => Number(row[f]));
-      if (split) {
-        chunks.add(id, lang, row.title_len, row.headings_len, row.body_len, row.q, row.ab, found);
-      } else if (
-        !chunks.addCombined(id, lang, row.title_len, row.headings_len, row.body_len, row.v, found)
-      ) {
+      const lang = row[1] as Language;
+      for (let j = 0; j < at.length; j++) found[at[j]!] = Number(row[first + j]);
+      const title = row[2] as number;
+      const headings = row[3] as number;
+      const body = row[4] as number;
+      if (split && terms.length > 0) {
+        chunks.add(id, lang, title, headings, body, row[5] as string, row[6] as string, found);
+      } else if (!chunks.addCombined(id, lang, title, headings, body, row[5] as string, found)) {
         unread.push(id);
       }
     }
@@ -449,7 +515,7 @@ export class PgSearch {
         run,
         terms,
         phrases,
-        ['c.id = ANY($2::bigint[])'],
+        [{ where: ['c.id = ANY($2::bigint[])'] }],
         [unread],
         files,
         chunks,
@@ -457,6 +523,12 @@ export class PgSearch {
       );
     }
   }
+}
+
+/** One part of a look-up: conditions on `c`, and whether most of its rows hold no query term. */
+interface Branch {
+  where: string[];
+  guard?: boolean;
 }
 
 /** A phrase clause's checks per field, per group of languages that share its terms. */

@@ -1,4 +1,4 @@
-import { championStatements } from './champions.js';
+import { AVERAGES_KEY, championStatements } from './champions.js';
 import type { Names } from './schema.js';
 
 /** The statements of the PostgreSQL backend that do not depend on a query, for one schema. */
@@ -39,8 +39,13 @@ export function statements(n: Names) {
       ${statsBy('-', 'gone')}`;
   const rankingColumns = `s.docs, s.title, s.headings, s.body,
         (SELECT value FROM ${s}.meta WHERE key = 'languages') AS languages,
-        (SELECT value FROM ${s}.meta WHERE key = 'generation') AS generation`;
-  const termStats = `SELECT t.prefix, t.term, t.df, ch.chunk_ids AS ids, ch.counts FROM (
+        (SELECT value FROM ${s}.meta WHERE key = 'generation') AS generation,
+        (SELECT value FROM ${s}.meta WHERE key = '${AVERAGES_KEY}') AS averages`;
+  // The lists by term, one index look-up each (LIMIT 1 keeps the planner from making it a join,
+  // which read every list of the table to test it for emptiness: ~2 ms a search at 581 lists);
+  // only of the prefixes' terms and of $3 (a question's stop words are left out of its ranking:
+  // their lists were 0.4-0.6 ms of a Cranfield question).
+  const termStats = `SELECT t.prefix, t.term, t.df, ch.chunk_ids AS ids, ch.counts, ch.floor FROM (
         SELECT NULL::text AS prefix, term, df FROM ${s}.term_df WHERE term = ANY($1::text[]) AND df > 0
         UNION ALL
         SELECT p, x.term, x.df FROM unnest($2::text[]) p, LATERAL (
@@ -48,7 +53,11 @@ export function statements(n: Names) {
           WHERE term >= p AND term < p || chr(1114111) AND df > 0
           ORDER BY df DESC, term LIMIT 64
         ) x
-      ) t LEFT JOIN ${s}.champions ch ON ch.term = t.term AND cardinality(ch.chunk_ids) > 0`;
+      ) t LEFT JOIN LATERAL (
+        SELECT chunk_ids, counts, floor FROM ${s}.champions ch
+        WHERE ch.term = t.term AND (t.prefix IS NOT NULL OR t.term = ANY($3::text[]))
+          AND cardinality(ch.chunk_ids) > 0 LIMIT 1
+      ) ch ON true`;
   /**
    * Chunks with their analysed terms (a `tsvector` built by the writer: A title, B heading
    * path, D body), and what the ranking keeps up to date with them: each term's document
@@ -182,15 +191,16 @@ export function statements(n: Names) {
     /**
      * Document frequencies of terms ($1), and for each prefix ($2) the 64 most frequent terms
      * starting with it (prefix NULL for the former), each with its champion list when it has
-     * one (`ids`, `counts`: chunk ids and packed counts; see `lib/champions.ts`).
+     * one and is a prefix's or in $3 (`ids`, `counts`: chunk ids and packed counts; `floor`;
+     * see `lib/champions.ts`).
      */
     termStats,
     /**
      * `rankingStats` and `termStats` in one round trip: the totals' row, with the term rows as a
-     * JSON array of `[prefix, term, df, ids, counts]` (in `termStats` order).
+     * JSON array of `[prefix, term, df, ids, counts, floor]` (in `termStats` order).
      */
     rankingAndTermStats: `SELECT ${rankingColumns},
-        (SELECT coalesce(json_agg(json_build_array(x.prefix, x.term, x.df, x.ids, x.counts)), '[]') FROM (${termStats}) x) AS terms
+        (SELECT coalesce(json_agg(json_build_array(x.prefix, x.term, x.df, x.ids, x.counts, x.floor)), '[]') FROM (${termStats}) x) AS terms
       FROM ${s}.stats s`,
 
     /** Details of a page of chunk ids ($1 ids; $2, $3 origins), and the index generation. */

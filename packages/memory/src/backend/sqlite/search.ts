@@ -175,6 +175,12 @@ export function rankText(
   return { match, expression: plan.expression, rows, capped: false, cappedPhrases: capped, plan };
 }
 
+/** The terms that have postings in this version of the index (read once per version). */
+function postingTermsOf(facts: ChunkFacts, stmt: (sql: string) => Statement): Set<string> {
+  facts.postingTerms ??= new Set(stmt(SQL.postingsTerms).pluck().all() as string[]);
+  return facts.postingTerms;
+}
+
 /** Whether a chunk id is in the index (postings keep removed chunks' ids until rewritten). */
 function isLive(facts: ChunkFacts, id: number): boolean {
   return id < facts.slot.length && facts.slot[id]! >= 0;
@@ -195,9 +201,8 @@ function makePlan(
   for (const t of terms) {
     let d = cache.get(`=${t}`) as number | undefined;
     if (d === undefined) {
-      // A listed term's chunks are counted from its postings, far cheaper than `fts5vocab`.
-      facts.postingTerms ??= new Set(stmt(SQL.postingsTerms).pluck().all() as string[]);
-      const postings = facts.postingTerms.has(t) ? readPostings(stmt, t) : undefined;
+      // A common term's chunks are counted from its postings, far cheaper than `fts5vocab`.
+      const postings = postingTermsOf(facts, stmt).has(t) ? readPostings(stmt, t) : undefined;
       d = postings
         ? postingsFrequency(postings, (id) => isLive(facts, id))
         : ((dfStmt.get(t) as number | undefined) ?? 0);
@@ -222,11 +227,14 @@ function makePlan(
 }
 
 /**
- * Scores the chunks holding the plan's clauses, a clause at a time in the plan's order:
- * occurrences of a word (or of each term a prefix stands for) come from the `fts5vocab`
- * instances, grouped by chunk; a phrase's presence in each field from a column-filtered FTS5
- * phrase query. `within`, when given, limits the candidates to those chunk ids (a raw
- * query's matches) and keeps every one of them, holding a clause or not.
+ * Scores the chunks holding the plan's clauses, a clause at a time, rarest first: the
+ * occurrences of a word (or of each term a prefix stands for) come from its champion list
+ * when the search reads lists, else its postings blob, else the `fts5vocab` instances grouped
+ * by chunk; a phrase's presence in each field from column-filtered FTS5 phrase queries. Once
+ * the page so far shows that the remaining clauses cannot lift a new chunk onto it (`need`
+ * chunks), they are scored on the chunks already found only. `within`, when given, limits the
+ * candidates to those chunk ids (a raw query's matches) and keeps every one of them, holding a
+ * clause or not.
  */
 function gather(
   plan: QueryPlan,
@@ -262,8 +270,8 @@ function gather(
     }
     return lists.get(term);
   };
-  facts.postingTerms ??= new Set(stmt(SQL.postingsTerms).pluck().all() as string[]);
-  const hasPostings = (term: string) => facts.postingTerms!.has(term);
+  const postingTerms = postingTermsOf(facts, stmt);
+  const hasPostings = (term: string) => postingTerms.has(term);
   /** Visits a term's occurrences: its list's chunks with their counts, or every chunk's. */
   const eachChunk = (
     term: string,
