@@ -3,6 +3,8 @@ import { analyseChunk } from './analysis.js';
 import {
   admits,
   ChampionBuilder,
+  type ChampionLists,
+  chunkLengths,
   eachAdmission,
   packCounts,
   pseudoFrequency,
@@ -120,6 +122,63 @@ describe('champion lists', () => {
     }
     expect(whole.lists.map((l) => l.term)).toContain('alpha');
     expect(whole.lists.find((l) => l.term === 'gamma')?.entries).toHaveLength(3);
+  });
+
+  it('grows its columns past their first size: counts, document frequencies and lists as brute force gives them', () => {
+    // 600 chunks of ~120 distinct words among 3,000 (some in titles and headings, some
+    // repeated): ~70,000 entries, more than the columns first hold.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const word = () => `w${Math.floor(3000 * random() ** 2)}`;
+    const words = (n: number) => Array.from({ length: n }, word).join(' ');
+    const chunks = Array.from({ length: 600 }, () =>
+      analyseChunk('n.md', `${words(2)} > ${words(3)}`, words(160), 'en'),
+    );
+    const make = () => {
+      const b = new ChampionBuilder({ minDf: 40, size: 5 });
+      chunks.forEach((c, i) => {
+        b.add(1000 + i, c);
+      });
+      return b;
+    };
+    const b = make();
+    // Compacted along the way, across blocks of entries: the same lists.
+    const saved = ChampionBuilder.compactAt;
+    ChampionBuilder.compactAt = 20_000;
+    let compacted: ChampionLists;
+    try {
+      compacted = make().finish();
+    } finally {
+      ChampionBuilder.compactAt = saved;
+    }
+    const counted = chunks.map((c) => termCounts(c));
+    const df = new Map<string, number>();
+    for (const c of counted) for (const t of c.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+    const { terms, df: frequencies } = b.frequencies();
+    expect(new Map(terms.map((t, i) => [t, frequencies[i]!]))).toEqual(df);
+    const built = b.finish();
+    expect(compacted).toEqual(built);
+    const listed = [...df].filter(([, n]) => n > 40).map(([t]) => t);
+    expect(listed.length).toBeGreaterThan(20);
+    expect(built.lists.map((l) => l.term)).toEqual(listed.sort());
+    for (const list of built.lists) {
+      const best = counted
+        .map((c, i) => {
+          const n = c.get(list.term) ?? [0, 0, 0];
+          const l = chunkLengths(chunks[i]!);
+          return { chunk: 1000 + i, w: pseudoFrequency(n[0], n[1], n[2], l, built.averages), n };
+        })
+        .filter((e) => e.n[0] + e.n[1] + e.n[2] > 0)
+        .sort((x, y) => y.w - x.w || x.chunk - y.chunk)
+        .slice(0, 5);
+      expect(list.entries).toEqual(
+        best.map((e) => ({ chunk: e.chunk, title: e.n[0], headings: e.n[1], body: e.n[2] })),
+      );
+      expect(list.floor).toBe(best[4]!.w);
+    }
   });
 
   it('puts a title occurrence above body occurrences (field weights)', () => {

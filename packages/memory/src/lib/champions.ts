@@ -95,13 +95,17 @@ export function pseudoFrequency(
   lengths: ArrayLike<number>,
   averages: Averages,
 ): number {
-  const { b } = BM25;
-  const norm = (len: number, avg: number) => (avg > 0 ? 1 - b + (b * len) / avg : 1);
   return (
-    (W0 * title) / norm(lengths[0]!, averages[0]) +
-    (W1 * headings) / norm(lengths[1]!, averages[1]) +
-    (W2 * body) / norm(lengths[2]!, averages[2])
+    (W0 * title) / fieldNorm(lengths[0]!, averages[0]) +
+    (W1 * headings) / fieldNorm(lengths[1]!, averages[1]) +
+    (W2 * body) / fieldNorm(lengths[2]!, averages[2])
   );
+}
+
+/** BM25's length normalisation of a field of `len` words against an average of `avg`. */
+function fieldNorm(len: number, avg: number): number {
+  const { b } = BM25;
+  return avg > 0 ? 1 - b + (b * len) / avg : 1;
 }
 
 /** Whether a new chunk with these counts of a listed term joins its list (see {@link ChampionList.floor}). */
@@ -173,7 +177,7 @@ export function unpackCounts(packed: number): [number, number, number] {
   return [Math.floor(packed / 2 ** 32), Math.floor(packed / 2 ** 16) % 2 ** 16, packed % 2 ** 16];
 }
 
-/** A growable column of integers. */
+/** A growable column of integers (the builder's per-term columns). */
 class Column<T extends Int32Array | Uint16Array> {
   data: T;
   constructor(private readonly make: new (n: number) => T) {
@@ -189,6 +193,11 @@ class Column<T extends Int32Array | Uint16Array> {
   }
 }
 
+/** Entries per block of the builder's entry columns (a power of two). */
+const BLOCK_BITS = 16;
+const BLOCK = 1 << BLOCK_BITS;
+const BLOCK_MASK = BLOCK - 1;
+
 /**
  * Builds the champion lists of a full reindex from every chunk it writes, in the order they
  * are written: {@link add} each chunk with its id, then {@link finish}. Postings go to flat
@@ -197,6 +206,11 @@ class Column<T extends Int32Array | Uint16Array> {
  * is cut to its best four times the list size (by the averages so far, which move little by
  * then), so memory stays bounded. The final lists are the best by the final averages (ties:
  * the chunk written first).
+ *
+ * A chunk's words are counted in a small scratch area (one look-up of the word's number and
+ * one of its entry per occurrence), then its entries are appended to the columns, which are
+ * kept in blocks of {@link BLOCK} entries: they grow without copying what they hold (on the
+ * bench's notes, copying and first touching doubled columns cost as much as the counting).
  */
 export class ChampionBuilder {
   /** Entries held before a compaction. */
@@ -205,17 +219,23 @@ export class ChampionBuilder {
   private readonly size: number;
   private readonly numbers = new Map<string, number>();
   private terms: string[] = [];
-  /** Per term number: document frequency, and the order of the last chunk that held it. */
+  /**
+   * Per term number: document frequency, and its entry of the chunk being added (or of an
+   * earlier chunk, or -1: any entry before the chunk's first is an earlier chunk's).
+   */
   private df = new Column(Int32Array);
-  private lastSeq = new Column(Int32Array);
   private lastEntry = new Column(Int32Array);
-  /** The entries. */
+  /**
+   * The entries, in blocks: term number, chunk order, and three counts (title, headings, body)
+   * each. Entry `i` is at `i & BLOCK_MASK` of block `i >>> BLOCK_BITS`.
+   */
   private n = 0;
-  private term = new Column(Int32Array);
-  private seq = new Column(Int32Array);
-  private title = new Column(Uint16Array);
-  private headings = new Column(Uint16Array);
-  private body = new Column(Uint16Array);
+  private readonly term: Int32Array[] = [];
+  private readonly seq: Int32Array[] = [];
+  private readonly counts: Uint16Array[] = [];
+  /** The chunk being added: its entries' term numbers and counts, from the chunk's first. */
+  private scratchTerm = new Int32Array(1024);
+  private scratchCounts = new Uint16Array(3 * 1024);
   /** Chunk id and lengths by the order chunks were added in. */
   private readonly ids: number[] = [];
   private readonly lengths: number[] = [];
@@ -231,44 +251,21 @@ export class ChampionBuilder {
   add(id: number, chunk: AnalysedChunk): void {
     const seq = this.ids.length;
     this.ids.push(id);
-    const l = chunkLengths(chunk);
-    this.lengths.push(l[0], l[1], l[2]);
-    this.totals[0]! += l[0];
-    this.totals[1]! += l[1];
-    this.totals[2]! += l[2];
-    const fields = [chunk.title.terms, chunk.headings.terms, chunk.body.terms];
-    this.ensure(this.n + fields[0]!.length + fields[1]!.length + fields[2]!.length);
-    for (let f = 0; f < 3; f++) {
-      const counts = (f === 0 ? this.title : f === 1 ? this.headings : this.body).data;
-      for (const word of fields[f]!) {
-        let t = this.numbers.get(word);
-        if (t === undefined) {
-          t = this.terms.length;
-          this.terms.push(word);
-          this.numbers.set(word, t);
-          this.df.ensure(t + 1);
-          this.lastSeq.ensure(t + 1);
-          this.lastEntry.ensure(t + 1);
-          this.df.data[t] = 0;
-          this.lastSeq.data[t] = -1;
-        }
-        let at: number;
-        if (this.lastSeq.data[t] !== seq) {
-          at = this.n++;
-          this.term.data[at] = t;
-          this.seq.data[at] = seq;
-          this.title.data[at] = 0;
-          this.headings.data[at] = 0;
-          this.body.data[at] = 0;
-          this.df.data[t]!++;
-          this.lastSeq.data[t] = seq;
-          this.lastEntry.data[t] = at;
-        } else {
-          at = this.lastEntry.data[t]!;
-        }
-        if (counts[at]! < COUNT_MAX) counts[at]!++;
-      }
+    const { title, headings, body } = chunk;
+    this.lengths.push(title.length, headings.length, body.length);
+    this.totals[0]! += title.length;
+    this.totals[1]! += headings.length;
+    this.totals[2]! += body.length;
+    const words = title.terms.length + headings.terms.length + body.terms.length;
+    if (words > this.scratchTerm.length) {
+      const size = 2 ** Math.ceil(Math.log2(words));
+      this.scratchTerm = new Int32Array(size);
+      this.scratchCounts = new Uint16Array(3 * size);
     }
+    let distinct = this.field(title.terms, 0, 0);
+    distinct = this.field(headings.terms, 1, distinct);
+    distinct = this.field(body.terms, 2, distinct);
+    this.append(distinct, seq);
     if (this.n > this.nextCompaction) {
       this.compact(4 * this.size, this.averages());
       // What is left is mostly rare terms' entries: wait until the columns double again.
@@ -276,13 +273,75 @@ export class ChampionBuilder {
     }
   }
 
-  private ensure(n: number): void {
-    if (n <= this.seq.data.length) return;
-    this.term.ensure(n);
-    this.seq.ensure(n);
-    this.title.ensure(n);
-    this.headings.ensure(n);
-    this.body.ensure(n);
+  /**
+   * Counts the words of one field (`f`: 0 title, 1 headings, 2 body) of the chunk being added
+   * in the scratch area, which holds `distinct` entries so far; returns how many it holds after.
+   * The chunk's entries will be numbered from `this.n` on.
+   */
+  private field(words: readonly string[], f: number, distinct: number): number {
+    const numbers = this.numbers;
+    const first = this.n;
+    const scratchTerm = this.scratchTerm;
+    const counts = this.scratchCounts;
+    let last = this.lastEntry.data;
+    let df = this.df.data;
+    let d = distinct;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      let t = numbers.get(word);
+      if (t === undefined) {
+        t = this.newTerm(word);
+        last = this.lastEntry.data;
+        df = this.df.data;
+      }
+      let j = last[t]! - first;
+      if (j < 0) {
+        j = d++;
+        last[t] = first + j;
+        scratchTerm[j] = t;
+        counts[3 * j] = 0;
+        counts[3 * j + 1] = 0;
+        counts[3 * j + 2] = 0;
+        df[t]!++;
+      }
+      const c = 3 * j + f;
+      if (counts[c]! < COUNT_MAX) counts[c]!++;
+    }
+    return d;
+  }
+
+  /** Appends the chunk's `distinct` entries from the scratch area to the columns. */
+  private append(distinct: number, seq: number): void {
+    const scratchTerm = this.scratchTerm;
+    const scratchCounts = this.scratchCounts;
+    for (let j = 0; j < distinct; j++) {
+      const i = this.n++;
+      const b = i >>> BLOCK_BITS;
+      if (b === this.term.length) {
+        this.term.push(new Int32Array(BLOCK));
+        this.seq.push(new Int32Array(BLOCK));
+        this.counts.push(new Uint16Array(3 * BLOCK));
+      }
+      const o = i & BLOCK_MASK;
+      this.term[b]![o] = scratchTerm[j]!;
+      this.seq[b]![o] = seq;
+      const counts = this.counts[b]!;
+      counts[3 * o] = scratchCounts[3 * j]!;
+      counts[3 * o + 1] = scratchCounts[3 * j + 1]!;
+      counts[3 * o + 2] = scratchCounts[3 * j + 2]!;
+    }
+  }
+
+  /** Numbers a term seen for the first time. */
+  private newTerm(word: string): number {
+    const t = this.terms.length;
+    this.terms.push(word);
+    this.numbers.set(word, t);
+    this.df.ensure(t + 1);
+    this.lastEntry.ensure(t + 1);
+    this.df.data[t] = 0;
+    this.lastEntry.data[t] = -1;
+    return t;
   }
 
   private averages(): Averages {
@@ -290,32 +349,65 @@ export class ChampionBuilder {
     return [this.totals[0]! / n, this.totals[1]! / n, this.totals[2]! / n];
   }
 
-  private readonly scratch = [0, 0, 0];
+  /** Entry `i`'s chunk order. */
+  private seqOf(i: number): number {
+    return this.seq[i >>> BLOCK_BITS]![i & BLOCK_MASK]!;
+  }
 
-  private weigh(i: number, averages: Averages): number {
-    const l = this.scratch;
-    const s = this.seq.data[i]!;
-    l[0] = this.lengths[3 * s]!;
-    l[1] = this.lengths[3 * s + 1]!;
-    l[2] = this.lengths[3 * s + 2]!;
-    return pseudoFrequency(
-      this.title.data[i]!,
-      this.headings.data[i]!,
-      this.body.data[i]!,
-      l,
-      averages,
+  /** Entry `i`'s count in field `f`. */
+  private countOf(i: number, f: number): number {
+    return this.counts[i >>> BLOCK_BITS]![3 * (i & BLOCK_MASK) + f]!;
+  }
+
+  /** Each chunk's three field norms (`fieldNorm`) by these averages, by chunk order. */
+  private norms(averages: Averages): Float64Array {
+    const lengths = this.lengths;
+    const out = new Float64Array(lengths.length);
+    for (let k = 0; k < lengths.length; k += 3) {
+      out[k] = fieldNorm(lengths[k]!, averages[0]);
+      out[k + 1] = fieldNorm(lengths[k + 1]!, averages[1]);
+      out[k + 2] = fieldNorm(lengths[k + 2]!, averages[2]);
+    }
+    return out;
+  }
+
+  /**
+   * Entry `i`'s pseudo-frequency with the chunks' `norms`: the very arithmetic of
+   * {@link pseudoFrequency}, so a list's floor is what `admits` computes for the same chunk.
+   */
+  private weigh(i: number, norms: Float64Array): number {
+    const b = i >>> BLOCK_BITS;
+    const o = i & BLOCK_MASK;
+    const s = 3 * this.seq[b]![o]!;
+    const c = this.counts[b]!;
+    return (
+      (W0 * c[3 * o]!) / norms[s]! +
+      (W1 * c[3 * o + 1]!) / norms[s + 1]! +
+      (W2 * c[3 * o + 2]!) / norms[s + 2]!
     );
   }
 
-  /** The entries of each term, in the order they were added (a counting sort by term). */
-  private byTerm(): { start: Int32Array; order: Int32Array } {
+  /**
+   * The entries of each term `wanted` says (given the term and how many entries it has), in
+   * the order they were added (a counting sort by term); other terms' ranges are empty.
+   */
+  private byTerm(wanted: (t: number, entries: number) => boolean): {
+    start: Int32Array;
+    order: Int32Array;
+  } {
     const terms = this.terms.length;
+    const count = new Int32Array(terms);
+    for (let i = 0; i < this.n; i++) count[this.term[i >>> BLOCK_BITS]![i & BLOCK_MASK]!]!++;
     const start = new Int32Array(terms + 1);
-    for (let i = 0; i < this.n; i++) start[this.term.data[i]! + 1]!++;
-    for (let t = 0; t < terms; t++) start[t + 1]! += start[t]!;
+    for (let t = 0; t < terms; t++) {
+      start[t + 1] = start[t]! + (wanted(t, count[t]!) ? count[t]! : 0);
+    }
     const fill = start.slice(0, terms);
-    const order = new Int32Array(this.n);
-    for (let i = 0; i < this.n; i++) order[fill[this.term.data[i]!]!++] = i;
+    const order = new Int32Array(start[terms]!);
+    for (let i = 0; i < this.n; i++) {
+      const t = this.term[i >>> BLOCK_BITS]![i & BLOCK_MASK]!;
+      if (fill[t]! < start[t + 1]!) order[fill[t]!++] = i;
+    }
     return { start, order };
   }
 
@@ -323,9 +415,9 @@ export class ChampionBuilder {
    * Of a term's entries (`entries`, in the order added), the best `keep` (ties: the earlier
    * chunk), in the order added, or best first with `sorted`.
    */
-  private best(entries: Int32Array, keep: number, averages: Averages, sorted: boolean): number[] {
+  private best(entries: Int32Array, keep: number, norms: Float64Array, sorted: boolean): number[] {
     const weight = new Float64Array(entries.length);
-    for (let k = 0; k < entries.length; k++) weight[k] = this.weigh(entries[k]!, averages);
+    for (let k = 0; k < entries.length; k++) weight[k] = this.weigh(entries[k]!, norms);
     let chosen: number[] = [];
     if (entries.length <= keep) {
       for (let k = 0; k < entries.length; k++) chosen.push(k);
@@ -340,8 +432,7 @@ export class ChampionBuilder {
     }
     if (sorted) {
       chosen.sort(
-        (a, b) =>
-          weight[b]! - weight[a]! || this.seq.data[entries[a]!]! - this.seq.data[entries[b]!]!,
+        (a, b) => weight[b]! - weight[a]! || this.seqOf(entries[a]!) - this.seqOf(entries[b]!),
       );
     }
     chosen = chosen.map((k) => entries[k]!);
@@ -350,26 +441,46 @@ export class ChampionBuilder {
 
   /** Cuts every term with more than `keep` entries to its best `keep`. */
   private compact(keep: number, averages: Averages): void {
-    const { start, order } = this.byTerm();
-    const kept = new Uint8Array(this.n);
+    const { start, order } = this.byTerm((_, entries) => entries > keep);
+    const norms = this.norms(averages);
+    const dropped = new Uint8Array(this.n);
     for (let t = 0; t < this.terms.length; t++) {
+      if (start[t + 1] === start[t]) continue;
       const entries = order.subarray(start[t]!, start[t + 1]!);
-      if (entries.length <= keep) for (const i of entries) kept[i] = 1;
-      else for (const i of this.best(entries, keep, averages, false)) kept[i] = 1;
+      for (const i of entries) dropped[i] = 1;
+      for (const i of this.best(entries, keep, norms, false)) dropped[i] = 0;
     }
     let to = 0;
     for (let from = 0; from < this.n; from++) {
-      if (kept[from] === 0) continue;
-      this.term.data[to] = this.term.data[from]!;
-      this.seq.data[to] = this.seq.data[from]!;
-      this.title.data[to] = this.title.data[from]!;
-      this.headings.data[to] = this.headings.data[from]!;
-      this.body.data[to] = this.body.data[from]!;
+      if (dropped[from] === 1) continue;
+      if (to !== from) {
+        const fb = from >>> BLOCK_BITS;
+        const fo = from & BLOCK_MASK;
+        const tb = to >>> BLOCK_BITS;
+        const to_ = to & BLOCK_MASK;
+        this.term[tb]![to_] = this.term[fb]![fo]!;
+        this.seq[tb]![to_] = this.seq[fb]![fo]!;
+        const fc = this.counts[fb]!;
+        const tc = this.counts[tb]!;
+        tc[3 * to_] = fc[3 * fo]!;
+        tc[3 * to_ + 1] = fc[3 * fo + 1]!;
+        tc[3 * to_ + 2] = fc[3 * fo + 2]!;
+      }
       to++;
     }
     this.n = to;
-    // No chunk is being added: the last entries need not be found again.
-    this.lastSeq.data.fill(-1);
+    // No chunk is being added: the entries moved, and none is the next chunk's. The blocks
+    // past the last entry are kept for the entries to come.
+    this.lastEntry.data.fill(-1);
+  }
+
+  /**
+   * Every term of the chunks added and the number of them it is in (its document frequency,
+   * exact whatever was compacted), in the order the terms were first seen. A PostgreSQL rebuild
+   * stores them as `term_df` once instead of counting them batch by batch on the server.
+   */
+  frequencies(): { terms: readonly string[]; df: Int32Array } {
+    return { terms: this.terms, df: this.df.data.subarray(0, this.terms.length) };
   }
 
   /** The terms held by more than `minDf` of the chunks added (to call before {@link finish}). */
@@ -384,25 +495,30 @@ export class ChampionBuilder {
   /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
   finish(): ChampionLists {
     const averages = this.averages();
-    const { start, order } = this.byTerm();
+    const df = this.df.data;
+    const { start, order } = this.byTerm((t) => df[t]! > this.minDf);
+    const norms = this.norms(averages);
     const lists: ChampionList[] = [];
     for (let t = 0; t < this.terms.length; t++) {
-      if (this.df.data[t]! <= this.minDf) continue;
-      const chosen = this.best(order.subarray(start[t]!, start[t + 1]!), this.size, averages, true);
+      if (df[t]! <= this.minDf) continue;
+      const chosen = this.best(order.subarray(start[t]!, start[t + 1]!), this.size, norms, true);
       const entries: ChampionEntry[] = chosen.map((i) => ({
-        chunk: this.ids[this.seq.data[i]!]!,
-        title: this.title.data[i]!,
-        headings: this.headings.data[i]!,
-        body: this.body.data[i]!,
+        chunk: this.ids[this.seqOf(i)]!,
+        title: this.countOf(i, 0),
+        headings: this.countOf(i, 1),
+        body: this.countOf(i, 2),
       }));
       lists.push({
         term: this.terms[t]!,
-        floor: this.weigh(chosen[chosen.length - 1]!, averages),
+        floor: this.weigh(chosen[chosen.length - 1]!, norms),
         entries,
       });
     }
     lists.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
     this.n = 0;
+    this.term.length = 0;
+    this.seq.length = 0;
+    this.counts.length = 0;
     return { averages, lists };
   }
 }

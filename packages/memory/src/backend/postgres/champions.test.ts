@@ -170,6 +170,101 @@ if (url) {
       );
     });
 
+    /** `term_df` as stored (terms at 0 left out), and counted again from the chunks' vectors. */
+    async function frequencies(schema: string) {
+      const read = async (sql: string) =>
+        new Map(
+          (await admin.query(sql)).rows.map((r: { term: string; df: string }) => [
+            r.term,
+            Number(r.df),
+          ]),
+        );
+      return {
+        stored: await read(`SELECT term, df FROM "${schema}".term_df WHERE df > 0`),
+        counted: await read(
+          `SELECT t AS term, count(*) AS df FROM "${schema}".chunks, unnest(tsvector_to_array(terms)) t GROUP BY t`,
+        ),
+      };
+    }
+
+    test("a rebuild stores each term's document frequency as its builder counted it: the chunks' vectors counted", async () => {
+      writeNotes(dir, 60);
+      // Folded, accented and ideographic words: the builder's terms are the vectors' lexemes.
+      dir.write('u.md', '# Café crème\n\nÑandú über Straße, 東京の café; l’été «déjà»\n');
+      const { store, schema } = open();
+      await store.reindex();
+      const first = await frequencies(schema);
+      expect(first.stored.size).toBeGreaterThan(30);
+      expect(first.stored.get('cafe')).toBe(1);
+      expect(first.stored).toEqual(first.counted);
+      writeNotes(dir, 80, 12);
+      await store.reindex({ full: true });
+      const full = await frequencies(schema);
+      expect(full.stored).toEqual(full.counted);
+      expect(full.stored).not.toEqual(first.stored);
+      // An incremental reindex after it moves them batch by batch, as before.
+      rmSync(join(dir.path, 'u.md'));
+      dir.write('n/new.md', '# va0q fresh\n\nvb1q va0q fresh words\n');
+      expect(await store.reindex()).toMatchObject({ added: 1, removed: 1 });
+      const after = await frequencies(schema);
+      expect(after.stored).toEqual(after.counted);
+      expect(after.stored.get('fresh')).toBe(1);
+      expect(after.stored.has('cafe')).toBe(false);
+    });
+
+    test('a rebuild that removes a chunk it wrote counts the document frequencies again from the chunks', async () => {
+      writeNotes(dir, 20);
+      const { store, schema } = open();
+      await store.reindex();
+      const backend = postgresBackend({ url: url!, schema, poolSize: 1 })({
+        sources: [{ id: 'notes', root: dir.path }],
+        dbPath: undefined,
+        language: 'en',
+      });
+      const file = (path: string, text: string) => {
+        const prepared = prepareFile(path, Buffer.from(text), text, false, 'en', 250);
+        const record = {
+          source: 'notes',
+          path,
+          size: text.length,
+          mtime: 1,
+          ino: 0,
+          sha256: path,
+          indexedAt: new Date(0).toISOString(),
+          racy: false,
+          language: prepared.language,
+        };
+        return [record, prepared.chunks] as const;
+      };
+      try {
+        await backend.update(
+          async (w) => {
+            await w.clear();
+            const gone = await w.addFile(...file('a.md', '# alpha\n\nalpha beta only here\n'));
+            await w.addFile(...file('b.md', '# beta\n\nbeta gamma\n'));
+            await w.removeFile(gone);
+            await w.finish({
+              sources: [{ id: 'notes', root: dir.path }],
+              indexedAt: new Date(0).toISOString(),
+              full: true,
+              language: 'en',
+            });
+          },
+          { busyTimeoutMs: 10_000 },
+        );
+      } finally {
+        await backend.close();
+      }
+      const { stored, counted } = await frequencies(schema);
+      expect(stored).toEqual(counted);
+      expect(stored).toEqual(
+        new Map([
+          ['beta', 1],
+          ['gamma', 1],
+        ]),
+      );
+    });
+
     test('an incremental reindex drops the rows of removed chunks and admits new chunks that weigh enough', async () => {
       writeNotes(dir, 60);
       const { store, schema } = open();

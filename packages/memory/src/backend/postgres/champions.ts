@@ -12,7 +12,7 @@ import type { Names } from './schema.js';
 /** The meta row holding the averages the champion lists were ordered with (JSON array). */
 export const AVERAGES_KEY = 'champion_averages';
 
-/** List entries sent in one statement when a rebuild writes its lists. */
+/** List entries (or terms' document frequencies) sent in one statement when a rebuild ends. */
 const LIST_BATCH = 50_000;
 
 /**
@@ -29,6 +29,19 @@ export function championStatements(n: Names) {
         FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS u (term, id, n) GROUP BY term
       ) a
       WHERE ch.term = a.term`,
+    /**
+     * A rebuild's document frequencies ($1 terms, $2 chunks holding each), counted by its
+     * builder: the rebuild's chunk inserts leave `term_df` alone (`insertChunks` in `sql.ts`).
+     * Added to what is there (an index's first build may find terms left at 0).
+     */
+    frequencies: `INSERT INTO ${s}.term_df (term, df) SELECT * FROM unnest($1::text[], $2::int[])
+      ON CONFLICT (term) DO UPDATE SET df = ${s}.term_df.df + excluded.df`,
+    /** Every term's document frequency counted again from the chunks' vectors. */
+    recount: [
+      `DELETE FROM ${s}.term_df`,
+      `INSERT INTO ${s}.term_df (term, df)
+        SELECT t, count(*) FROM ${s}.chunks, unnest(tsvector_to_array(terms)) t GROUP BY t`,
+    ],
     /** A rebuild's lists (the table was emptied): term, floor, and each list as array text. */
     insert: `INSERT INTO ${s}.champions (term, floor, chunk_ids, counts)
       SELECT u.term, u.floor, u.ids::bigint[], u.counts::bigint[]
@@ -73,6 +86,21 @@ export class ChampionWriter {
   clear(): void {
     this.builder = new ChampionBuilder();
     this.backlog = [];
+    this.recount = false;
+  }
+
+  /**
+   * Whether `term_df` must be counted again from the chunks at the end: a rebuild's chunk
+   * inserts leave it to the builder's counts, which know nothing of a chunk removed again in
+   * the same transaction. (A rebuild only adds files, so this is a safety net.)
+   */
+  private recount = false;
+
+  /** Chunks are being removed: in a rebuild that has counted some, see {@link recount}. */
+  removing(): void {
+    if (this.builder && (this.backlog.length > 0 || this.builder.frequencies().terms.length > 0)) {
+      this.recount = true;
+    }
   }
 
   /** Chunks queued in a rebuild that its builder has not taken yet (see {@link drain}). */
@@ -121,8 +149,9 @@ export class ChampionWriter {
     if (cols[0].length > 0) await this.q(this.sql.admit, cols);
   }
 
-  /** A rebuild's lists once {@link prepare} made them. */
+  /** A rebuild's lists once {@link prepare} made them, and its terms' document frequencies. */
   private built: ChampionLists | undefined;
+  private frequencies: ReturnType<ChampionBuilder['frequencies']> | undefined;
 
   /**
    * Makes a rebuild's lists from every chunk queued (JavaScript only: the writer calls it while
@@ -134,17 +163,29 @@ export class ChampionWriter {
     if (!builder) return;
     this.builder = undefined;
     this.built = builder.finish();
+    this.frequencies = builder.frequencies();
   }
 
   /**
-   * At the end of the transaction: a rebuild stores its lists and returns the meta row of
-   * their averages; otherwise nothing changes.
+   * At the end of the transaction: a rebuild stores its terms' document frequencies and its
+   * lists and returns the meta row of their averages; otherwise nothing changes.
    */
   async finish(): Promise<[string, string] | undefined> {
     this.prepare();
     const built = this.built;
     if (!built) return undefined;
     this.built = undefined;
+    const frequencies = this.frequencies!;
+    this.frequencies = undefined;
+    if (this.recount) {
+      for (const statement of this.sql.recount) await this.q(statement);
+    } else {
+      const { terms, df } = frequencies;
+      for (let i = 0; i < terms.length; i += LIST_BATCH) {
+        const end = Math.min(terms.length, i + LIST_BATCH);
+        await this.q(this.sql.frequencies, [terms.slice(i, end), Array.from(df.subarray(i, end))]);
+      }
+    }
     let cols: [string[], number[], string[], string[]] = [[], [], [], []];
     let entries = 0;
     for (const list of built.lists) {

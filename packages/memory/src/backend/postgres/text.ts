@@ -5,6 +5,8 @@ import type { AnalysedChunk } from '../../lib/analysis.js';
  * backslash escaped, so any term (quotes, colons, spaces) is one lexeme.
  */
 export function quoteLexeme(term: string): string {
+  // An indexed term is letters, digits and marks: nothing to escape (a rebuild quotes millions).
+  if (!term.includes("'") && !term.includes('\\')) return `'${term}'`;
   return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 

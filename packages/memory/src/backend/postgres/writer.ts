@@ -142,6 +142,8 @@ export class PgWriter implements IndexWriter {
 
   /** Chunk ids reserved from the sequence and not used yet: `next` up to `end` (excluded). */
   private chunkIds = { next: 0, end: 0 };
+  /** The reservation of {@link chunkIds} under way, if any. */
+  private reserving: Promise<void> | undefined;
 
   /**
    * Ids for a file's chunks in a rebuild: the writer numbers them itself, as it queues them, so
@@ -152,11 +154,19 @@ export class PgWriter implements IndexWriter {
    */
   private async nextChunkIds(n: number): Promise<number[]> {
     const ids = this.chunkIds;
-    if (ids.end - ids.next < n) {
-      const want = Math.max(n, 4096, 2 * Number(this.meta.get('chunk_count') ?? 0));
-      const r = await this.q(this.sql.reserveChunkIds, [want]);
-      ids.next = Number(r.rows[0]!.first);
-      ids.end = ids.next + want;
+    while (ids.end - ids.next < n) {
+      // One reservation at a time: the files read concurrently all wait for it (each of them
+      // reserving its own range cost a round trip behind the batch being written, 65 in a
+      // first build of 54k chunks instead of 13).
+      this.reserving ??= (async () => {
+        const want = Math.max(n, 4096, 2 * Number(this.meta.get('chunk_count') ?? 0));
+        const r = await this.q(this.sql.reserveChunkIds, [want]);
+        ids.next = Number(r.rows[0]!.first);
+        ids.end = ids.next + want;
+      })().finally(() => {
+        this.reserving = undefined;
+      });
+      await this.reserving;
     }
     const out: number[] = [];
     for (let i = 0; i < n; i++) out.push(ids.next++);
@@ -375,6 +385,7 @@ export class PgWriter implements IndexWriter {
   }
 
   async dropSource(id: string): Promise<number> {
+    this.champions.removing();
     await this.flush();
     await this.q(this.sql.chunksOfSource, [id]);
     const removed = (await this.q(this.sql.filesOfSource, [id])).rows.map((r) => Number(r.id));
@@ -479,6 +490,7 @@ export class PgWriter implements IndexWriter {
   }
 
   async replaceFile(id: number, file: FileRecord, chunks: readonly ChunkRecord[]): Promise<void> {
+    this.champions.removing();
     this.languages.add(file.language);
     const before = this.chunksOf(id);
     this.chunkDelta += chunks.length - before;
@@ -508,6 +520,7 @@ export class PgWriter implements IndexWriter {
   }
 
   async removeFile(id: number): Promise<void> {
+    this.champions.removing();
     const before = this.chunksOf(id);
     this.chunkDelta -= before;
     this.deleted += before;
