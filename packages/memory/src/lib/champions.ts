@@ -483,15 +483,6 @@ export class ChampionBuilder {
     return { terms: this.terms, df: this.df.data.subarray(0, this.terms.length) };
   }
 
-  /** The terms held by more than `minDf` of the chunks added (to call before {@link finish}). */
-  termsAbove(minDf: number): string[] {
-    const out: string[] = [];
-    for (let t = 0; t < this.terms.length; t++) {
-      if (this.df.data[t]! > minDf) out.push(this.terms[t]!);
-    }
-    return out;
-  }
-
   /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
   finish(): ChampionLists {
     const averages = this.averages();

@@ -5,6 +5,7 @@ import {
   encodePostings,
   PostingsEncoder,
   postingsMinDf,
+  postingsTerms,
   postingsTuning,
 } from './postings.js';
 
@@ -91,5 +92,14 @@ describe('postings blobs', () => {
     expect(postingsMinDf(1_685)).toBe(50);
     expect(postingsMinDf(53_895)).toBe(538);
     expect(postingsMinDf(0)).toBe(50);
+  });
+
+  test('postings are written for terms above the threshold and in at most 30% of chunks', () => {
+    const frequencies = {
+      terms: ['rare', 'edge', 'above', 'common', 'top', 'all'],
+      df: Int32Array.from([50, 51, 2_000, 3_000, 3_001, 10_000]),
+    };
+    expect(postingsTerms(frequencies, 10_000)).toEqual(['above', 'common']);
+    expect(postingsTerms(frequencies, 5_000)).toEqual(['edge']);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Compact postings of the common terms (those in more than {@link postingsMinDf} chunks at the
- * last full build): every chunk holding the term, with its counts in the title, headings and
+ * last full build, and not in more than 30%; see {@link postingsTerms}): every chunk holding the term, with its counts in the title, headings and
  * body, in one blob per term. A question whose words are each in thousands of chunks is scored
  * on all of them (see `veryCommon`: reading only the champion lists would change the ranking),
  * and an engine's own postings cost about 0.2 µs per occurrence to hand over (SQLite's
@@ -17,6 +17,8 @@
  * ids are never reused). The store rewrites every blob once the changes since the build pass
  * {@link POSTINGS_REFOLD_SHARE} of the index.
  */
+
+import { COMMON_SHARE } from './rank.js';
 
 /** The counts byte that announces three varints. */
 const WIDE = 0xff;
@@ -37,6 +39,27 @@ export const postingsTuning = { minDf: 50, share: 0.01 };
 /** The document frequency above which a full build over `chunks` chunks writes a term's postings. */
 export function postingsMinDf(chunks: number): number {
   return Math.max(postingsTuning.minDf, Math.floor(postingsTuning.share * chunks));
+}
+
+/**
+ * The terms a full build over `chunks` chunks writes postings for, from every term's document
+ * frequency: more than {@link postingsMinDf}, and at most `COMMON_SHARE` of the chunks. A term
+ * in more is never read in full (a search reads its champion list, `veryCommon`), and its
+ * occurrences were half of all the index's on the bench's notes: reading them at every full
+ * build cost about 0.6 s for nothing.
+ */
+export function postingsTerms(
+  frequencies: { terms: readonly string[]; df: ArrayLike<number> },
+  chunks: number,
+): string[] {
+  const low = postingsMinDf(chunks);
+  const high = COMMON_SHARE * chunks;
+  const out: string[] = [];
+  frequencies.terms.forEach((term, t) => {
+    const df = frequencies.df[t]!;
+    if (df > low && df <= high) out.push(term);
+  });
+  return out;
 }
 
 /** Writes one term's postings, chunk by chunk in ascending id order. */

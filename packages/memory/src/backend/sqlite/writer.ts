@@ -7,7 +7,7 @@ import {
   termCounts,
 } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
-import { POSTINGS_REFOLD_SHARE, postingsMinDf } from '../../lib/postings.js';
+import { POSTINGS_REFOLD_SHARE, postingsTerms } from '../../lib/postings.js';
 import type {
   ChunkRecord,
   FileIdentity,
@@ -299,7 +299,7 @@ export class SqliteWriter implements IndexWriter {
     const files = (this.cleared ? 0 : this.cache.files.size) + this.fileDelta;
     setMeta.run('chunk_count', String(chunks));
     if (this.builder) {
-      const frequent = this.builder.termsAbove(postingsMinDf(chunks));
+      const frequent = postingsTerms(this.builder.frequencies(), chunks);
       const built = this.builder.finish();
       this.builder = undefined;
       const insert = this.s(SQL.championInsert);
