@@ -353,16 +353,8 @@ export function fieldBounds(text: string, out: number[]): boolean {
       i++;
       continue;
     }
-    // Past the quoted term: a doubled quote is a quote, a backslash escapes the next character.
-    i++;
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (Number.isNaN(c)) return false;
-      if (c === 92) i += 2;
-      else if (c === 39 && text.charCodeAt(i + 1) === 39) i += 2;
-      else if (c === 39) break;
-      else i++;
-    }
+    i = closingQuote(text, i + 1);
+    if (i < 0) return false;
     i++;
     if (text.charCodeAt(i) !== 58) return false;
     i++;
@@ -416,19 +408,10 @@ export function parseCombined(
       i++;
       continue;
     }
-    const start = ++i;
-    // To the closing quote: a doubled quote is a quote, a backslash escapes the next character.
-    let plain = true;
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (Number.isNaN(c)) return false;
-      if (c === 92 || (c === 39 && text.charCodeAt(i + 1) === 39)) {
-        plain = false;
-        i += 2;
-      } else if (c === 39) break;
-      else i++;
-    }
-    const end = i++;
+    const start = i + 1;
+    const end = closingQuote(text, start);
+    if (end < 0) return false;
+    i = end + 1;
     if (text.charCodeAt(i) !== 58) return false;
     i++;
     // The first position's weight tells a query term (C, every position) from the others.
@@ -436,7 +419,7 @@ export function parseCombined(
     while (text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
     let term: string | undefined;
     if (text.charCodeAt(j) === 67) {
-      term = plain ? text.slice(start, end) : unquote(text, start, end);
+      term = unquote(text, start, end);
     }
     for (;;) {
       let p = 0;
@@ -456,8 +439,26 @@ export function parseCombined(
   return true;
 }
 
+/**
+ * The index of the quote closing a `tsvector` term whose text starts at `i` (just past its
+ * opening quote), or -1 when the text ends first: a doubled quote is a quote, a backslash
+ * escapes the next character.
+ */
+function closingQuote(text: string, i: number): number {
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (Number.isNaN(c)) return -1;
+    if (c === 92 || (c === 39 && text.charCodeAt(i + 1) === 39)) i += 2;
+    else if (c === 39) return i;
+    else i++;
+  }
+}
+
 /** A quoted term of `tsvector` text between `start` and `end`, its escapes undone. */
 function unquote(text: string, start: number, end: number): string {
+  let k = start;
+  while (k < end && text.charCodeAt(k) !== 92 && text.charCodeAt(k) !== 39) k++;
+  if (k === end) return text.slice(start, end);
   let term = '';
   for (let i = start; i < end; i++) {
     const ch = text[i]!;
@@ -479,42 +480,16 @@ export function parseVector(
 ): void {
   let i = 0;
   const n = text.length;
-  const slashes = text.includes('\\');
   while (i < n) {
     if (text.charCodeAt(i) !== 39) {
       i++;
       continue;
     }
-    i++;
-    // The common case: no doubled quote or backslash up to the closing quote.
-    const end = slashes ? -1 : text.indexOf("'", i);
-    let term: string;
-    if (end >= 0 && text.charCodeAt(end + 1) !== 39) {
-      term = text.slice(i, end);
-      i = end + 1;
-    } else {
-      term = '';
-      for (;;) {
-        const ch = text[i];
-        if (ch === undefined) break;
-        if (ch === "'") {
-          if (text[i + 1] === "'") {
-            term += "'";
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        if (ch === '\\') {
-          term += text[i + 1] ?? '';
-          i += 2;
-          continue;
-        }
-        term += ch;
-        i++;
-      }
-    }
+    const start = i + 1;
+    const end = closingQuote(text, start);
+    if (end < 0) return;
+    const term = unquote(text, start, end);
+    i = end + 1;
     if (text.charCodeAt(i) !== 58) continue;
     i++;
     for (;;) {
