@@ -9,7 +9,7 @@ import { type TempDir, tempDir } from '../../test-helpers/fs.js';
 import { writeNotes } from '../../test-helpers/notes.js';
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from './backend.js';
-import { CHANGES_KEY, eachPlace, eachStoredPosting } from './postings.js';
+import { CHANGES_KEY, eachStoredPosting } from './postings.js';
 import { sqliteSearchTuning } from './search.js';
 
 // The common terms' postings blobs (`postings.ts`) against the full-text index's own
@@ -90,12 +90,14 @@ function inspect(): {
         },
       );
       stored.set(term, mine);
+      // The reference, parsed here: every occurrence as `chunk id * 4 + field`.
       const counts = new Map<number, number[]>();
-      eachPlace((places.get(term) as string | null) ?? '', (id, f) => {
-        const c = counts.get(id) ?? [0, 0, 0];
-        c[f]! += 1;
-        counts.set(id, c);
-      });
+      const packed = (places.get(term) as string | null) ?? '';
+      for (const code of packed === '' ? [] : packed.split(',').map(Number)) {
+        const c = counts.get(Math.floor(code / 4)) ?? [0, 0, 0];
+        c[code % 4]! += 1;
+        counts.set(Math.floor(code / 4), c);
+      }
       vocab.set(term, new Map([...counts].map(([id, c]) => [id, c.join('/')])));
     }
     const get = (sql: string) => db.prepare(sql).pluck().get() as number | string | null;

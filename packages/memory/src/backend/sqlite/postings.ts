@@ -16,7 +16,7 @@ type Statement = Database.Statement;
 export const CHANGES_KEY = 'postings_changes';
 
 /** Splits a packed list of `id * 4 + field` codes (see `SQL.places`). */
-export function eachPlace(packed: string, visit: (id: number, field: number) => void): void {
+function eachPlace(packed: string, visit: (id: number, field: number) => void): void {
   let n = 0;
   for (let i = 0; i <= packed.length; i++) {
     const c = i < packed.length ? packed.charCodeAt(i) : 44;
@@ -30,6 +30,29 @@ export function eachPlace(packed: string, visit: (id: number, field: number) => 
 }
 
 /**
+ * Visits the chunks of packed occurrences (`SQL.places`) with their counts in the title,
+ * headings and body: one visit per run of one chunk's occurrences (a term's come grouped by
+ * chunk, in ascending order; several terms' read together visit a chunk once per term).
+ */
+export function eachPlacedChunk(
+  packed: string | null,
+  visit: (id: number, title: number, headings: number, body: number) => void,
+): void {
+  if (!packed) return;
+  let at = -1;
+  const counts = [0, 0, 0];
+  eachPlace(packed, (id, field) => {
+    if (id !== at) {
+      if (at >= 0) visit(at, counts[0]!, counts[1]!, counts[2]!);
+      at = id;
+      counts.fill(0);
+    }
+    counts[field]! += 1;
+  });
+  if (at >= 0) visit(at, counts[0]!, counts[1]!, counts[2]!);
+}
+
+/**
  * Rewrites every blob, one per term of `terms` found in the index, from the full-text index's
  * occurrences (`temp.chunks_places` on the writer's connection, which sees the transaction's
  * writes), empties `postings_added` and resets the change count. About 0.3 µs per occurrence:
@@ -40,22 +63,9 @@ export function writeAllPostings(stmt: (sql: string) => Statement, terms: Iterab
   const places = stmt(SQL.places).pluck();
   const insert = stmt(SQL.postingsInsert);
   for (const term of terms) {
-    const packed = places.get(term) as string | null;
-    if (!packed) continue;
     const encoder = new PostingsEncoder();
-    // Occurrences come grouped by chunk, in ascending chunk order.
-    let at = -1;
-    const counts = [0, 0, 0];
-    eachPlace(packed, (id, field) => {
-      if (id !== at) {
-        if (at >= 0) encoder.add(at, counts[0]!, counts[1]!, counts[2]!);
-        at = id;
-        counts.fill(0);
-      }
-      counts[field]! += 1;
-    });
-    if (at >= 0) encoder.add(at, counts[0]!, counts[1]!, counts[2]!);
-    insert.run(term, encoder.finish());
+    eachPlacedChunk(places.get(term) as string | null, (id, t, h, b) => encoder.add(id, t, h, b));
+    if (encoder.count > 0) insert.run(term, encoder.finish());
   }
   stmt(SQL.setMeta).run(CHANGES_KEY, '0');
 }

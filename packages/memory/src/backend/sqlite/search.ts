@@ -15,7 +15,7 @@ import { MAX_RANKED_CHUNKS } from '../../limits.js';
 import type { SearchMatch } from '../types.js';
 import { RawQueryError } from '../types.js';
 import {
-  eachPlace,
+  eachPlacedChunk,
   eachStoredPosting,
   postingsFrequency,
   readPostings,
@@ -256,7 +256,6 @@ function gather(
     if (allowed && !allowed(facts.file[s]!)) return -1;
     return s;
   };
-  const counts = new Float64Array(3);
   const places = stmt(SQL.places).pluck();
   // A term's champion list (`lib/champions.ts`) when it has one: then it counts there only.
   const listStmt = stmt(SQL.championList).raw(true);
@@ -272,57 +271,30 @@ function gather(
   };
   const postingTerms = postingTermsOf(facts, stmt);
   const hasPostings = (term: string) => postingTerms.has(term);
+  type Visit = (slot: number, title: number, headings: number, body: number) => void;
+  /** `visit` for the chunks by id that the search may return (in `lang` when given). */
+  const bySlot =
+    (visit: Visit, lang?: ReadonlySet<number>) =>
+    (id: number, title: number, headings: number, body: number) => {
+      const s = slotOf(id);
+      if (s >= 0 && (!lang || lang.has(facts.lang[s]!))) visit(s, title, headings, body);
+    };
   /** Visits a term's occurrences: its list's chunks with their counts, or every chunk's. */
-  const eachChunk = (
-    term: string,
-    visit: (slot: number, title: number, headings: number, body: number) => void,
-    lang?: ReadonlySet<number>,
-  ) => {
+  const eachChunk = (term: string, visit: Visit, lang?: ReadonlySet<number>) => {
+    const inIndex = bySlot(visit, lang);
     const list = listOf(term);
     if (list) {
       for (const [id, packed] of list) {
-        const s = slotOf(id);
-        if (s < 0 || (lang && !lang.has(facts.lang[s]!))) continue;
         const [t, h, b] = unpackCounts(packed);
-        visit(s, t, h, b);
+        inIndex(id, t, h, b);
       }
       return;
     }
     const postings: StoredPostings | undefined = hasPostings(term)
       ? readPostings(stmt, term)
       : undefined;
-    if (postings) {
-      eachStoredPosting(postings, (id, title, headings, body) => {
-        const s = slotOf(id);
-        if (s >= 0 && (!lang || lang.has(facts.lang[s]!))) visit(s, title, headings, body);
-      });
-      return;
-    }
-    eachPacked(places.get(term) as string | null, visit, lang);
-  };
-  /** Visits the chunks of packed occurrences (`SQL.places`), a visit per run of one chunk's. */
-  const eachPacked = (
-    packed: string | null,
-    visit: (slot: number, title: number, headings: number, body: number) => void,
-    lang?: ReadonlySet<number>,
-  ) => {
-    if (!packed) return;
-    let at = -1;
-    const flush = () => {
-      if (at >= 0) {
-        visit(at, counts[0]!, counts[1]!, counts[2]!);
-        counts.fill(0);
-      }
-    };
-    eachPlace(packed, (id, f) => {
-      const s = slotOf(id);
-      if (s !== at) {
-        flush();
-        at = s >= 0 && (!lang || lang.has(facts.lang[s]!)) ? s : -1;
-      }
-      if (at >= 0) counts[f]! += 1;
-    });
-    flush();
+    if (postings) eachStoredPosting(postings, inIndex);
+    else eachPlacedChunk(places.get(term) as string | null, inIndex);
   };
   /** Scores clause `i` on the chunks holding it (only on candidates already found when `only`). */
   const readClause = (i: number, only: boolean) => {
@@ -370,7 +342,7 @@ function gather(
         let last = '';
         const flush = () => {
           if (first !== undefined) {
-            eachPacked(between.get(first, last) as string | null, sum);
+            eachPlacedChunk(between.get(first, last) as string | null, bySlot(sum));
             sqliteSearchTuning.runsRead++;
           }
           first = undefined;
