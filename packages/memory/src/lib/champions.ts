@@ -121,17 +121,19 @@ export function admits(
 /**
  * The lists a new chunk joins in an incremental reindex: for each of its terms that has a list
  * (`floors`: the lists' floors by term) and in which it weighs at least the floor, `visit` gets
- * the term and its packed counts (`packCounts`).
+ * the term and its packed counts (`packCounts`). `counts`: the chunk's `termCounts` when the
+ * caller has them already.
  */
 export function eachAdmission(
   chunk: AnalysedChunk,
   floors: ReadonlyMap<string, number>,
   averages: Averages,
   visit: (term: string, packed: number) => void,
+  counts?: ReadonlyMap<string, readonly [number, number, number]>,
 ): void {
   if (floors.size === 0) return;
   const lengths = chunkLengths(chunk);
-  for (const [term, c] of termCounts(chunk)) {
+  for (const [term, c] of counts ?? termCounts(chunk)) {
     const floor = floors.get(term);
     if (floor !== undefined && admits(floor, c, lengths, averages)) {
       visit(term, packCounts(c[0], c[1], c[2]));

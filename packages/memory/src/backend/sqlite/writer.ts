@@ -162,14 +162,21 @@ export class SqliteWriter implements IndexWriter {
     }
     const { floors, averages } = this.admission;
     const insert = this.s(SQL.championInsert);
-    eachAdmission(chunk.fields, floors, averages, (term, packed) => {
-      insert.run(term, id, packed);
-    });
+    const counts = termCounts(chunk.fields);
+    eachAdmission(
+      chunk.fields,
+      floors,
+      averages,
+      (term, packed) => {
+        insert.run(term, id, packed);
+      },
+      counts,
+    );
     // Every term with postings gains the chunk (a row of its own until the blobs are rewritten).
     this.postingTerms ??= new Set(this.s(SQL.postingsTerms).pluck().all() as string[]);
     if (this.postingTerms.size === 0) return;
     const added = this.s(SQL.postingsAddedInsert);
-    for (const [term, c] of termCounts(chunk.fields)) {
+    for (const [term, c] of counts) {
       if (this.postingTerms.has(term)) added.run(term, id, packCounts(c[0], c[1], c[2]));
     }
   }
