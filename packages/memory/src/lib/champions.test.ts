@@ -124,6 +124,51 @@ describe('champion lists', () => {
     expect(whole.lists.find((l) => l.term === 'gamma')?.entries).toHaveLength(3);
   });
 
+  it('keeps complete lists (every chunk, in chunk order, floor 0) for terms between `complete` and `minDf`, compacted or not', () => {
+    // alpha in every chunk (a champion list), beta in 40 of 120, gamma in 12, delta in 3.
+    const chunks = Array.from({ length: 120 }, (_, i) =>
+      chunk(
+        `t${i}`,
+        `alpha ${i % 3 === 0 ? 'beta '.repeat(1 + (i % 4)) : ''}${i % 10 === 0 ? 'gamma ' : ''}${i % 40 === 0 ? 'delta' : ''} ${'filler '.repeat(i % 13)}`,
+      ),
+    );
+    const build = (compactAt: number) => {
+      const saved = ChampionBuilder.compactAt;
+      ChampionBuilder.compactAt = compactAt;
+      try {
+        const b = new ChampionBuilder({ minDf: 50, size: 4, complete: 5 });
+        chunks.forEach((c, i) => {
+          b.add(10 + 2 * i, c);
+        });
+        return b.finish();
+      } finally {
+        ChampionBuilder.compactAt = saved;
+      }
+    };
+    const built = build(1 << 22);
+    expect(build(60)).toEqual(built);
+    const byTerm = new Map(built.lists.map((l) => [l.term, l]));
+    expect(byTerm.get('alpha')!.floor).toBeGreaterThan(0);
+    expect(byTerm.get('alpha')!.entries).toHaveLength(4);
+    expect(byTerm.has('delta')).toBe(false);
+    for (const term of ['beta', 'gamma']) {
+      const list = byTerm.get(term)!;
+      expect(list.floor).toBe(0);
+      const expected = chunks.flatMap((c, i) => {
+        const n = termCounts(c).get(term);
+        return n ? [{ chunk: 10 + 2 * i, title: n[0], headings: n[1], body: n[2] }] : [];
+      });
+      expect(list.entries).toEqual(expected);
+    }
+    expect(byTerm.get('beta')!.entries).toHaveLength(40);
+    // Without the option, no complete list.
+    const plain = new ChampionBuilder({ minDf: 50, size: 4 });
+    chunks.forEach((c, i) => {
+      plain.add(i + 1, c);
+    });
+    expect(plain.finish().lists.map((l) => l.term)).toEqual(['alpha', 'filler']);
+  });
+
   it('grows its columns past their first size: counts, document frequencies and lists as brute force gives them', () => {
     // 600 chunks of ~120 distinct words among 3,000 (some in titles and headings, some
     // repeated): ~70,000 entries, more than the columns first hold.

@@ -78,6 +78,12 @@ export interface ChampionOptions {
   minDf?: number;
   /** Chunks per list; default `championTuning.size`. */
   size?: number;
+  /**
+   * Terms in more chunks than this and not more than `minDf` get a complete list: every chunk
+   * holding them, in chunk order, with floor 0 (so an incremental reindex admits every new
+   * chunk holding the term). Default: none. PostgreSQL keeps them (see its `champions.ts`).
+   */
+  complete?: number;
 }
 
 const W0 = FIELD_WEIGHTS.title;
@@ -219,6 +225,7 @@ export class ChampionBuilder {
   static compactAt = 1 << 22;
   private readonly minDf: number;
   private readonly size: number;
+  private readonly complete: number;
   private readonly numbers = new Map<string, number>();
   private terms: string[] = [];
   /**
@@ -247,6 +254,7 @@ export class ChampionBuilder {
   constructor(options: ChampionOptions = {}) {
     this.minDf = options.minDf ?? championTuning.minDf;
     this.size = options.size ?? championTuning.size;
+    this.complete = Math.min(options.complete ?? Number.POSITIVE_INFINITY, this.minDf);
   }
 
   /** Adds one written chunk. */
@@ -269,7 +277,11 @@ export class ChampionBuilder {
     distinct = this.field(body.terms, 2, distinct);
     this.append(distinct, seq);
     if (this.n > this.nextCompaction) {
-      this.compact(4 * this.size, this.averages());
+      // A term that may still get a complete list (at most `minDf` chunks) keeps every entry.
+      const keep = Number.isFinite(this.complete)
+        ? Math.max(4 * this.size, this.minDf)
+        : 4 * this.size;
+      this.compact(keep, this.averages());
       // What is left is mostly rare terms' entries: wait until the columns double again.
       this.nextCompaction = Math.max(ChampionBuilder.compactAt, 2 * this.n);
     }
@@ -485,16 +497,35 @@ export class ChampionBuilder {
     return { terms: this.terms, df: this.df.data.subarray(0, this.terms.length) };
   }
 
-  /** The lists of the terms found in more than `minDf` chunks, with the final averages. */
+  /**
+   * The lists of the terms found in more than `minDf` chunks, and the complete lists of those
+   * in more than `complete` (floor 0, in chunk order), with the final averages.
+   */
   finish(): ChampionLists {
     const averages = this.averages();
     const df = this.df.data;
-    const { start, order } = this.byTerm((t) => df[t]! > this.minDf);
+    const lower = Math.min(this.minDf, this.complete);
+    const { start, order } = this.byTerm((t) => df[t]! > lower);
     const norms = this.norms(averages);
     const lists: ChampionList[] = [];
     for (let t = 0; t < this.terms.length; t++) {
-      if (df[t]! <= this.minDf) continue;
-      const chosen = this.best(order.subarray(start[t]!, start[t + 1]!), this.size, norms, true);
+      if (df[t]! <= lower) continue;
+      const all = order.subarray(start[t]!, start[t + 1]!);
+      if (df[t]! <= this.minDf) {
+        // Never compacted (it holds fewer entries than a compaction keeps): every chunk.
+        lists.push({
+          term: this.terms[t]!,
+          floor: 0,
+          entries: Array.from(all, (i) => ({
+            chunk: this.ids[this.seqOf(i)]!,
+            title: this.countOf(i, 0),
+            headings: this.countOf(i, 1),
+            body: this.countOf(i, 2),
+          })),
+        });
+        continue;
+      }
+      const chosen = this.best(all, this.size, norms, true);
       const entries: ChampionEntry[] = chosen.map((i) => ({
         chunk: this.ids[this.seqOf(i)]!,
         title: this.countOf(i, 0),

@@ -383,6 +383,15 @@ class PostgresBackend implements MemoryBackend {
             // 100 -> 78 ms). Skipped while another process analyzes; never fatal.
             await c.query(`ANALYZE (SKIP_LOCKED) ${this.tables}`).catch(() => {});
           }
+          if (upkeep !== undefined) {
+            // The term index's pending list (GIN's fast update) holds the new chunks' entries
+            // until a VACUUM or an autovacuum moves them; each search reads it in full until
+            // then (bench notes after a first build: 372 pages, 'zelt*' 45 -> 38 ms once moved;
+            // query p95 22.5 -> 17.6 ms). Moved now; never fatal (it needs the index's owner).
+            await c
+              .query('SELECT gin_clean_pending_list($1::regclass)', [`${this.n.s}.chunks_terms`])
+              .catch(() => {});
+          }
           return result;
         } catch (error) {
           // A batch may still be on its way: ROLLBACK only after it, or its later statements

@@ -9,7 +9,9 @@ import { quoteLexeme } from './text.js';
  * What one search reads of the champion lists (`lib/champions.ts`), and how it changes the
  * search, the same way on every backend:
  * - a term is listed iff its list holds a chunk; a search reads the lists only where
- *   `veryCommon` says (a query of one clause; terms in over 30% of chunks; never a raw query);
+ *   `veryCommon` says (a query of one clause; terms in over 30% of chunks; never a raw query),
+ *   and a complete list (PostgreSQL's, floor 0: every chunk holding the term) always, as it
+ *   changes nothing of the ranking (its removed chunks' ids are not found by the look-up);
  * - a word or prefix term read from its list counts in the chunks of its list only, with the
  *   list's counts (never the counts of a chunk's vector), so its other chunks are never read;
  * - a phrase counts in the chunks holding it (in a language it is made for, among the chunks
@@ -97,7 +99,9 @@ export class ChampionRows {
     }
     for (const row of rows) {
       if (!row.ids || row.ids.length === 0 || !terms.has(row.term)) continue;
-      if (!read(Number(row.df))) {
+      // A complete list (floor 0) holds every chunk with the term: reading it is always exact.
+      const complete = row.floor !== null && row.floor !== undefined && Number(row.floor) === 0;
+      if (!complete && !read(Number(row.df))) {
         if (row.floor !== null && row.floor !== undefined && !out.floors.has(row.term)) {
           out.floors.set(row.term, { floor: Number(row.floor), ids: row.ids.map(Number) });
         }

@@ -12,6 +12,15 @@ import type { Names } from './schema.js';
 /** The meta row holding the averages the champion lists were ordered with (JSON array). */
 export const AVERAGES_KEY = 'champion_averages';
 
+/**
+ * @internal Terms in more chunks than `completeMinDf` (and not enough for a champion list) get
+ * a complete list on PostgreSQL (`ChampionOptions.complete`): a search reads their chunks and
+ * counts from one row instead of cutting each chunk's vector (about 5 µs a chunk; a prefix
+ * such as 'zelt*' stands for dozens of such terms, thousands of chunks). Below it, a term's
+ * few chunks are cheaper to read than a row to keep. Tests set small values.
+ */
+export const pgListTuning = { completeMinDf: 50 };
+
 /** List entries (or terms' document frequencies) sent in one statement when a rebuild ends. */
 const LIST_BATCH = 50_000;
 
@@ -51,6 +60,11 @@ export function championStatements(n: Names) {
 
 export type ChampionStatements = ReturnType<typeof championStatements>;
 
+/** A rebuild's builder: champion lists, and complete lists of the terms below them. */
+function newBuilder(): ChampionBuilder {
+  return new ChampionBuilder({ complete: pgListTuning.completeMinDf });
+}
+
 /** Sends one statement on the writer's transaction. */
 type Query = (text: string, values?: unknown[]) => Promise<Pg.QueryResult>;
 
@@ -72,7 +86,7 @@ export class ChampionWriter {
     /** Whether the index holds no file yet: its first build builds the lists too. */
     empty: boolean,
   ) {
-    if (empty) this.builder = new ChampionBuilder();
+    if (empty) this.builder = newBuilder();
     const stored = meta.get(AVERAGES_KEY);
     if (stored) this.averages = JSON.parse(stored) as Averages;
   }
@@ -84,7 +98,7 @@ export class ChampionWriter {
 
   /** The index was emptied (lists included): every chunk written from now on is in the new lists. */
   clear(): void {
-    this.builder = new ChampionBuilder();
+    this.builder = newBuilder();
     this.backlog = [];
     this.recount = false;
   }

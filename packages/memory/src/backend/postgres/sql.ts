@@ -19,7 +19,12 @@ export function statements(n: Names) {
         title = title ${sign} (SELECT coalesce(sum(title_len), 0) FROM ${rows}),
         headings = headings ${sign} (SELECT coalesce(sum(headings_len), 0) FROM ${rows}),
         body = body ${sign} (SELECT coalesce(sum(body_len), 0) FROM ${rows})`;
-  /** Deletes the chunks `where` selects, keeping `term_df`, `stats` and the lists in step. */
+  /**
+   * Deletes the chunks `where` selects, keeping `term_df`, `stats` and the champion lists in
+   * step. Complete lists (floor 0) keep the ids of removed chunks: a search fetches a list's
+   * chunks by id and never finds those (ids are not reused), and a one-note reindex would
+   * otherwise rewrite a hundred lists per chunk removed. A full reindex writes them anew.
+   */
   const deleteChunks = (where: string) => `WITH gone AS (
         DELETE FROM ${s}.chunks WHERE ${where}
         RETURNING id, terms, title_len, headings_len, body_len
@@ -32,7 +37,7 @@ export function statements(n: Names) {
           counts = ARRAY(SELECT u.n FROM unnest(ch.chunk_ids, ch.counts) WITH ORDINALITY u (id, n, o)
             WHERE u.id <> ALL (g.ids) ORDER BY u.o)
         FROM (SELECT array_agg(id) AS ids FROM gone) g
-        WHERE ch.term IN (SELECT t FROM dec) AND ch.chunk_ids && g.ids
+        WHERE ch.term IN (SELECT t FROM dec) AND ch.floor > 0 AND ch.chunk_ids && g.ids
       ), df AS (
         UPDATE ${s}.term_df d SET df = d.df - dec.n FROM dec WHERE d.term = dec.t
       )
