@@ -12,6 +12,9 @@ import type { Names } from './schema.js';
 /** The meta row holding the averages the champion lists were ordered with (JSON array). */
 export const AVERAGES_KEY = 'champion_averages';
 
+/** The meta row counting the rows of `champions_added` (see `pgListTuning.foldAt`). */
+export const ADDED_KEY = 'champions_added';
+
 /**
  * @internal Terms in more chunks than `completeMinDf` (and not enough for a champion list) get
  * a complete list on PostgreSQL (`ChampionOptions.complete`): a search reads their chunks and
@@ -19,7 +22,14 @@ export const AVERAGES_KEY = 'champion_averages';
  * such as 'zelt*' stands for dozens of such terms, thousands of chunks). Below it, a term's
  * few chunks are cheaper to read than a row to keep. Tests set small values.
  */
-export const pgListTuning = { completeMinDf: 50 };
+export const pgListTuning = {
+  completeMinDf: 50,
+  /**
+   * Rows of `champions_added` past which a reindex folds them into their lists' arrays: a
+   * search reads a list's added rows by index, so they cost little until there are many.
+   */
+  foldAt: 50_000,
+};
 
 /** List entries (or terms' document frequencies) sent in one statement when a rebuild ends. */
 const LIST_BATCH = 50_000;
@@ -31,6 +41,29 @@ const LIST_BATCH = 50_000;
 export function championStatements(n: Names) {
   const { s } = n;
   return {
+    /**
+     * Adds chunks ($2) with their counts ($3) to the complete lists of terms ($1), as rows of
+     * `champions_added`, and returns how many such rows there are now.
+     */
+    addComplete: `WITH ins AS (
+        INSERT INTO ${s}.champions_added (term, chunk_id, counts)
+        SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) ON CONFLICT DO NOTHING
+        RETURNING 1
+      )
+      INSERT INTO ${s}.meta (key, value) VALUES ('${ADDED_KEY}', (SELECT count(*) FROM ins)::text)
+      ON CONFLICT (key) DO UPDATE SET value = (${s}.meta.value::bigint + excluded.value::bigint)::text
+      RETURNING value`,
+    /** Moves every row of `champions_added` into its list's arrays. */
+    fold: [
+      `WITH gone AS (DELETE FROM ${s}.champions_added RETURNING term, chunk_id, counts),
+      a AS (
+        SELECT term, array_agg(chunk_id ORDER BY chunk_id) AS ids, array_agg(counts ORDER BY chunk_id) AS counts
+        FROM gone GROUP BY term
+      )
+      UPDATE ${s}.champions ch SET chunk_ids = ch.chunk_ids || a.ids, counts = ch.counts || a.counts
+      FROM a WHERE ch.term = a.term`,
+      `UPDATE ${s}.meta SET value = '0' WHERE key = '${ADDED_KEY}'`,
+    ],
     /** Admits chunks ($2) with their counts ($3) to the lists of terms ($1). */
     admit: `UPDATE ${s}.champions ch SET chunk_ids = ch.chunk_ids || a.ids, counts = ch.counts || a.counts
       FROM (
@@ -152,15 +185,24 @@ export class ChampionWriter {
   ): Promise<void> {
     const averages = this.averages;
     if (this.builder || !averages || floors.size === 0) return;
+    // Champion lists take the chunk into their arrays; complete ones (floor 0) a row each.
     const cols: [string[], number[], number[]] = [[], [], []];
+    const complete: [string[], number[], number[]] = [[], [], []];
     for (const { id, fields } of chunks) {
       eachAdmission(fields, floors, averages, (term, packed) => {
-        cols[0].push(term);
-        cols[1].push(id);
-        cols[2].push(packed);
+        const to = floors.get(term) === 0 ? complete : cols;
+        to[0].push(term);
+        to[1].push(id);
+        to[2].push(packed);
       });
     }
     if (cols[0].length > 0) await this.q(this.sql.admit, cols);
+    if (complete[0].length > 0) {
+      const r = await this.q(this.sql.addComplete, complete);
+      if (Number(r.rows[0]?.value ?? 0) > pgListTuning.foldAt) {
+        for (const statement of this.sql.fold) await this.q(statement);
+      }
+    }
   }
 
   /** A rebuild's lists once {@link prepare} made them, and its terms' document frequencies. */

@@ -382,7 +382,7 @@ if (url) {
       const store = open();
       await store.reindex();
       const versions = (await admin.query(`SELECT version FROM "${s}".lectern_schema`)).rows;
-      expect(versions).toEqual([1, 2, 3, 4, 5].map((version) => ({ version })));
+      expect(versions).toEqual([1, 2, 3, 4, 5, 6].map((version) => ({ version })));
       await admin.query(`INSERT INTO "${s}".lectern_schema (version) VALUES (99)`);
       const newer = open();
       const error = await newer.search({ query: 'apple' }).catch((e) => e);

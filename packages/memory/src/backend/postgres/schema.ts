@@ -179,11 +179,21 @@ function migrations(n: Names, unaccent: string): string[][] {
         ALTER COLUMN counts SET STORAGE EXTERNAL`,
       // Lists are made by a full reindex (or a first build): until then, nothing is listed.
     ],
+    [
+      // Complete lists (floor 0: every chunk holding a term in 50-1,000 chunks) gain each new
+      // chunk as a row here, not by rewriting their arrays: a new chunk holds a hundred such
+      // terms (a one-note reindex: 39 -> 46 ms when appended to the arrays). A search reads a
+      // list's rows with it; they are folded into the arrays once there are many.
+      `CREATE TABLE ${s}.champions_added (
+        term text COLLATE "C" NOT NULL, chunk_id bigint NOT NULL, counts bigint NOT NULL,
+        PRIMARY KEY (term, chunk_id)
+      )`,
+    ],
   ];
 }
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Advisory lock keys (two-int form): one namespace for Lectern, the schema's hash as the key. */
 export const LOCK_CLASS = 0x4c45;

@@ -338,7 +338,7 @@ export class PgSearch {
     const look = (branches: Branch[], values: unknown[]) =>
       this.fetch(run, [...terms], phrases, branches, values, files, chunks, searchTuning.split);
     if (within) {
-      await look([{ where: ['c.id = ANY($2::bigint[])'] }], [within]);
+      await look([{ where: ['c.id = ANY($2::bigint[])'] }], [idArray(within)]);
       return chunks.score(stats, within);
     }
     if (plan.clauses.length === 0) return new Scorer(plan, stats, 0);
@@ -388,12 +388,12 @@ export class PgSearch {
         await look([{ where }], values);
         const rest = ids.filter((id) => !chunks.has(id));
         if (rest.length > 0)
-          await look([{ where: ['c.id = ANY($2::bigint[])'], bare: true }], [rest]);
+          await look([{ where: ['c.id = ANY($2::bigint[])'], bare: true }], [idArray(rest)]);
         return;
       }
       if (ids.length > 0) {
         // The lists' chunks: most hold none of the unlisted terms, whose vectors need no cut.
-        const at = p(ids);
+        const at = p(idArray(ids));
         branches.push({ where: [`c.id = ANY(${at}::bigint[])`], guard: true });
         // The query as a value the planner does not see (an init plan): a prefix's unlisted
         // terms ORed were estimated at ~250 chunks each and read by a scan of every chunk
@@ -546,6 +546,14 @@ export class PgSearch {
       );
     }
   }
+}
+
+/**
+ * Chunk ids as `bigint[]` text, ascending: `pg` quotes and escapes each element of an array
+ * parameter (bench, 4,871 ids: 2.5 ms of an 11 ms look-up), and the index reads them in order.
+ */
+function idArray(ids: readonly number[]): string {
+  return `{${[...ids].sort((a, b) => a - b).join(',')}}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AVERAGES_KEY, championStatements } from './champions.js';
+import { ADDED_KEY, AVERAGES_KEY, championStatements } from './champions.js';
 import type { Names } from './schema.js';
 
 /** The statements of the PostgreSQL backend that do not depend on a query, for one schema. */
@@ -59,9 +59,14 @@ export function statements(n: Names) {
           ORDER BY df DESC, term LIMIT 64
         ) x
       ) t LEFT JOIN LATERAL (
-        SELECT chunk_ids, counts, floor FROM ${s}.champions ch
+        SELECT ch.chunk_ids || coalesce(a.ids, '{}') AS chunk_ids,
+          ch.counts || coalesce(a.counts, '{}') AS counts, ch.floor
+        FROM ${s}.champions ch LEFT JOIN LATERAL (
+          SELECT array_agg(x.chunk_id) AS ids, array_agg(x.counts) AS counts
+          FROM ${s}.champions_added x WHERE x.term = ch.term AND ch.floor = 0
+        ) a ON true
         WHERE ch.term = t.term AND (t.prefix IS NOT NULL OR t.term = ANY($3::text[]))
-          AND cardinality(ch.chunk_ids) > 0 LIMIT 1
+          AND cardinality(ch.chunk_ids) + coalesce(cardinality(a.ids), 0) > 0 LIMIT 1
       ) ch ON true`;
   /**
    * Chunks with their analysed terms (a `tsvector` built by the writer: A title, B heading
@@ -169,6 +174,8 @@ export function statements(n: Names) {
     filesOfSource: `DELETE FROM ${s}.files WHERE source = $1 RETURNING id`,
     clear: [
       `DELETE FROM ${s}.champions`,
+      `DELETE FROM ${s}.champions_added`,
+      `DELETE FROM ${s}.meta WHERE key = '${ADDED_KEY}'`,
       `DELETE FROM ${s}.chunks`,
       `DELETE FROM ${s}.term_df`,
       `UPDATE ${s}.stats SET docs = 0, title = 0, headings = 0, body = 0`,
