@@ -125,6 +125,8 @@ if (url) {
       dir.write('viaje.md', SPANISH('# Viaje\n\nLas pruebas fueron largas.'));
       const writer = open('m2');
       await writer.reindex();
+      // Its upkeep after the reindex (the term index's pending list) is not the search's.
+      await writer.close();
       const counter = recordStatements();
       try {
         const found = await counter.during(() => searcher.search({ query: 'prueba' }));
