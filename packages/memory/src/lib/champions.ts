@@ -84,6 +84,11 @@ export interface ChampionOptions {
    * chunk holding the term). Default: none. PostgreSQL keeps them (see its `champions.ts`).
    */
   complete?: number;
+  /**
+   * Keep each chunk's terms in order (fields apart) for {@link ChampionBuilder.sequences}:
+   * PostgreSQL's phrase pairs are made from them. Default: off.
+   */
+  sequences?: boolean;
 }
 
 const W0 = FIELD_WEIGHTS.title;
@@ -250,11 +255,30 @@ export class ChampionBuilder {
   private readonly lengths: number[] = [];
   private readonly totals = [0, 0, 0];
   private nextCompaction = ChampionBuilder.compactAt;
+  /** With `sequences`: each chunk's term numbers in order, -1 after each field. */
+  private readonly seqs: Int32Array[] | undefined;
+  private seqScratch = new Int32Array(1024);
+  private seqN = 0;
 
   constructor(options: ChampionOptions = {}) {
     this.minDf = options.minDf ?? championTuning.minDf;
     this.size = options.size ?? championTuning.size;
     this.complete = Math.min(options.complete ?? Number.POSITIVE_INFINITY, this.minDf);
+    if (options.sequences) this.seqs = [];
+  }
+
+  /**
+   * With the `sequences` option: every chunk added (ids, in the order added) with its terms'
+   * numbers in order (-1 after each field), and the terms and document frequencies by number.
+   */
+  sequences(): {
+    ids: readonly number[];
+    seqs: readonly Int32Array[];
+    terms: readonly string[];
+    df: Int32Array;
+  } {
+    if (!this.seqs) throw new Error('this builder keeps no sequences');
+    return { ids: this.ids, seqs: this.seqs, ...this.frequencies() };
   }
 
   /** Adds one written chunk. */
@@ -272,9 +296,14 @@ export class ChampionBuilder {
       this.scratchTerm = new Int32Array(size);
       this.scratchCounts = new Uint16Array(3 * size);
     }
+    if (this.seqs && words + 3 > this.seqScratch.length) {
+      this.seqScratch = new Int32Array(2 ** Math.ceil(Math.log2(words + 3)));
+    }
+    this.seqN = 0;
     let distinct = this.field(title.terms, 0, 0);
     distinct = this.field(headings.terms, 1, distinct);
     distinct = this.field(body.terms, 2, distinct);
+    this.seqs?.push(this.seqScratch.slice(0, this.seqN));
     this.append(distinct, seq);
     if (this.n > this.nextCompaction) {
       // A term that may still get a complete list (at most `minDf` chunks) keeps every entry.
@@ -300,6 +329,7 @@ export class ChampionBuilder {
     let last = this.lastEntry.data;
     let df = this.df.data;
     let d = distinct;
+    const seq = this.seqs ? this.seqScratch : undefined;
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!;
       let t = numbers.get(word);
@@ -308,6 +338,7 @@ export class ChampionBuilder {
         last = this.lastEntry.data;
         df = this.df.data;
       }
+      if (seq) seq[this.seqN++] = t;
       let j = last[t]! - first;
       if (j < 0) {
         j = d++;
@@ -321,6 +352,7 @@ export class ChampionBuilder {
       const c = 3 * j + f;
       if (counts[c]! < COUNT_MAX) counts[c]!++;
     }
+    if (seq) seq[this.seqN++] = -1;
     return d;
   }
 

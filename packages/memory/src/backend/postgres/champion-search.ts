@@ -1,6 +1,7 @@
 import { BM25 } from '@lectern/text';
 import { type Averages, phraseCap, veryCommon } from '../../lib/champions.js';
 import type { Language } from '../../lib/language.js';
+import { phrasePairs } from '../../lib/pairs.js';
 import type { IndexStats, PlannedClause, QueryPlan } from '../../lib/rank.js';
 import type { Run } from './driver.js';
 import { quoteLexeme } from './text.js';
@@ -17,7 +18,9 @@ import { quoteLexeme } from './text.js';
  * - a phrase counts in the chunks holding it (in a language it is made for, among the chunks
  *   the search may return), and, when `phraseCap` caps it (every word in over 30% of chunks)
  *   and more chunks hold it, in the most recently indexed that many only (the highest chunk
- *   ids), which the answer reports.
+ *   ids), which the answer reports; a phrase with a pair list (PostgreSQL's phrase pairs,
+ *   `lib/pairs.ts`) is checked in its rarest pair's chunks only, which hold every chunk
+ *   holding it.
  */
 export class ChampionRows {
   /** The plan's terms that have a list. */
@@ -61,11 +64,57 @@ export class ChampionRows {
     return Number.isFinite(phraseCap(terms, this.df, this.docs, this.raw));
   }
 
-  /** The phrase variants the cap applies to, for {@link phrases}. */
+  /** Whether the index keeps phrase pairs (else {@link readPairs} reads nothing). */
+  hasPairs = false;
+
+  /** The phrase pairs' lists read by {@link readPairs}: chunk ids as array text, and how many. */
+  private readonly pairs = new Map<string, { ids: string; n: number }>();
+
+  /**
+   * Reads the lists of the phrase variants' adjacent pairs (`lib/pairs.ts`), one statement;
+   * none for a raw query (its matches are read in full).
+   */
+  async readPairs(
+    run: Run,
+    /** The quoted schema. */
+    s: string,
+    variants: ReadonlyArray<{ terms: readonly string[] }>,
+  ): Promise<void> {
+    if (this.raw || !this.hasPairs) return;
+    const keys = [...new Set(variants.flatMap((v) => phrasePairs(v.terms)))];
+    if (keys.length === 0) return;
+    const r = await run({
+      text: `SELECT p.pair, a.ids::text AS ids, cardinality(a.ids) AS n FROM ${s}.phrase_pairs p,
+        LATERAL (SELECT p.chunk_ids || coalesce((SELECT array_agg(x.chunk_id)
+          FROM ${s}.phrase_pairs_added x WHERE x.pair = p.pair), '{}') AS ids) a
+        WHERE p.pair = ANY($1::text[])`,
+      values: [keys],
+    });
+    for (const row of r.rows as Array<{ pair: string; ids: string; n: number }>) {
+      this.pairs.set(row.pair, { ids: row.ids, n: Number(row.n) });
+    }
+  }
+
+  /** The smallest list of a phrase's adjacent pairs, if one has a list: a superset of its chunks. */
+  private pairOf(terms: readonly string[]): { ids: string; n: number } | undefined {
+    let rarest: { ids: string; n: number } | undefined;
+    for (const key of phrasePairs(terms)) {
+      const list = this.pairs.get(key);
+      if (list && (!rarest || list.n < rarest.n)) rarest = list;
+    }
+    return rarest;
+  }
+
+  /** Whether {@link phrases} finds a phrase variant's chunks (capped, or with a pair list). */
+  private knowsVariant(terms: readonly string[]): boolean {
+    return this.capsPhrase(terms) || this.pairOf(terms) !== undefined;
+  }
+
+  /** The phrase variants {@link phrases} finds the chunks of (after {@link readPairs}). */
   cappedVariants<V extends { clause: number; terms: readonly string[] }>(
     variants: readonly V[],
   ): V[] {
-    return variants.filter((v) => this.capsPhrase(v.terms));
+    return variants.filter((v) => this.knowsVariant(v.terms));
   }
 
   /**
@@ -125,14 +174,17 @@ export class ChampionRows {
 
   /**
    * Finds the chunks each phrase counts in: per variant (the languages sharing its terms), the
-   * newest `phraseCap` + 1 chunks holding it that the search may return (`where`: conditions on
+   * newest `phraseCap` + 1 chunks holding it that the search may return (every one when it is
+   * not capped; only among its rarest pair's chunks when it has a pair list: see
+   * {@link readPairs}) (`where`: conditions on
    * `c` with parameters from `values.length + 1` on), in one statement, each with the fields
    * the phrase occurs in (`fields`: the variant's per-field `tsquery`, title, heading path and
    * body), its language and its field lengths: what a look-up would read of it again.
    */
   async phrases(
     run: Run,
-    table: string,
+    /** The quoted schema. */
+    s: string,
     variants: ReadonlyArray<{
       clause: number;
       langs: Language[];
@@ -145,9 +197,9 @@ export class ChampionRows {
     if (variants.length === 0) return;
     const all = [...values];
     const param = (v: unknown) => `$${all.push(v)}`;
-    const cap = phraseCap(variants[0]!.terms, this.df, this.docs, this.raw);
-    const limit = param(cap + 1);
+    const caps = variants.map((v) => phraseCap(v.terms, this.df, this.docs, this.raw));
     const parts = variants.map(({ langs, terms, fields }, k) => {
+      const cap = caps[k]!;
       const conditions = [
         // Seen by the planner: a phrase many chunks hold is best read newest first until the
         // cap (an init plan hiding it made the bench's capped phrases slower: p95 49 -> 79 ms).
@@ -155,12 +207,16 @@ export class ChampionRows {
         `c.lang = ANY(${param(langs)}::text[])`,
         ...where,
       ];
+      // Only chunks of its rarest pair can hold it (a superset: the check above decides).
+      const rarest = this.pairOf(terms);
+      if (rarest) conditions.push(`c.id = ANY(${param(rarest.ids)}::bigint[])`);
+      const limit = Number.isFinite(cap) ? ` LIMIT ${param(cap + 1)}` : '';
       // The fields, checked on the chunks holding the phrase only (a look-up checked them again).
       const bits = fields
         .map((q, f) => `((c.terms @@ ${param(q)}::tsquery)::int << ${f})`)
         .join(' | ');
       return `(SELECT ${k} AS k, c.id, c.lang, c.title_len, c.headings_len, c.body_len, ${bits} AS bits
-        FROM ${table} c WHERE ${conditions.join(' AND ')} ORDER BY c.id DESC LIMIT ${limit})`;
+        FROM ${s}.chunks c WHERE ${conditions.join(' AND ')} ORDER BY c.id DESC${limit})`;
     });
     const r = await run({ text: parts.join(' UNION ALL '), values: all });
     const found = new Map<number, Array<[number, number]>>();
@@ -180,7 +236,7 @@ export class ChampionRows {
         found.set(k, list);
       }
       // Newest first: past the cap, a row is only the sign that the phrase was capped.
-      if (list.length >= cap) {
+      if (list.length >= caps[k]!) {
         list.push([0, 0]);
         continue;
       }
@@ -195,6 +251,7 @@ export class ChampionRows {
     }
     variants.forEach(({ clause, langs }, k) => {
       const rows = found.get(k) ?? [];
+      const cap = caps[k]!;
       if (rows.length > cap) {
         rows.length = cap;
         this.capped.push(this.plan.clauses[clause]!.surface.join(' '));
@@ -279,7 +336,7 @@ export class ChampionRows {
     // A capped phrase's chunks are known (`phrases`): they are looked up with the lists'.
     if (c.kind === 'phrase') {
       for (const list of c.terms.values()) {
-        if (!this.capsPhrase(list)) out.add(`(${list.map(quoteLexeme).join(' <-> ')})`);
+        if (!this.knowsVariant(list)) out.add(`(${list.map(quoteLexeme).join(' <-> ')})`);
       }
       return [...out];
     }

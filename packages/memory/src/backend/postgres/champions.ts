@@ -7,10 +7,14 @@ import {
   eachAdmission,
   packCounts,
 } from '../../lib/champions.js';
+import { commonPairs, pairsOf } from '../../lib/pairs.js';
 import type { Names } from './schema.js';
 
 /** The meta row holding the averages the champion lists were ordered with (JSON array). */
 export const AVERAGES_KEY = 'champion_averages';
+
+/** The meta row holding how many phrase pairs the last rebuild kept (searches skip none). */
+export const PAIRS_KEY = 'phrase_pairs';
 
 /** The meta row counting the rows of `champions_added` (see `pgListTuning.foldAt`). */
 export const ADDED_KEY = 'champions_added';
@@ -53,6 +57,14 @@ export function championStatements(n: Names) {
       INSERT INTO ${s}.meta (key, value) VALUES ('${ADDED_KEY}', (SELECT count(*) FROM ins)::text)
       ON CONFLICT (key) DO UPDATE SET value = (${s}.meta.value::bigint + excluded.value::bigint)::text
       RETURNING value`,
+    /** A rebuild's phrase pairs ($1 keys, $2 their chunks as array text). */
+    insertPairs: `INSERT INTO ${s}.phrase_pairs (pair, chunk_ids)
+      SELECT u.pair, u.ids::bigint[] FROM unnest($1::text[], $2::text[]) AS u (pair, ids)`,
+    /** New chunks ($2) holding pairs ($1): rows of the pairs that have a list. */
+    addPairs: `INSERT INTO ${s}.phrase_pairs_added (pair, chunk_id)
+      SELECT u.pair, u.id FROM unnest($1::text[], $2::bigint[]) AS u (pair, id)
+      WHERE EXISTS (SELECT 1 FROM ${s}.phrase_pairs p WHERE p.pair = u.pair)
+      ON CONFLICT DO NOTHING`,
     /** Moves every row of `champions_added` into its list's arrays. */
     fold: [
       `WITH gone AS (DELETE FROM ${s}.champions_added RETURNING term, chunk_id, counts),
@@ -95,7 +107,7 @@ export type ChampionStatements = ReturnType<typeof championStatements>;
 
 /** A rebuild's builder: champion lists, and complete lists of the terms below them. */
 function newBuilder(): ChampionBuilder {
-  return new ChampionBuilder({ complete: pgListTuning.completeMinDf });
+  return new ChampionBuilder({ complete: pgListTuning.completeMinDf, sequences: true });
 }
 
 /** Sends one statement on the writer's transaction. */
@@ -196,6 +208,15 @@ export class ChampionWriter {
         to[2].push(packed);
       });
     }
+    // Phrase pairs: a chunk's adjacent terms that both have a list (as every pair kept has).
+    const pairs: [string[], number[]] = [[], []];
+    for (const { id, fields } of chunks) {
+      for (const pair of pairsOf(fields, (t) => floors.has(t))) {
+        pairs[0].push(pair);
+        pairs[1].push(id);
+      }
+    }
+    if (pairs[0].length > 0) await this.q(this.sql.addPairs, pairs);
     if (cols[0].length > 0) await this.q(this.sql.admit, cols);
     if (complete[0].length > 0) {
       const r = await this.q(this.sql.addComplete, complete);
@@ -220,16 +241,21 @@ export class ChampionWriter {
     this.builder = undefined;
     this.built = builder.finish();
     this.frequencies = builder.frequencies();
+    this.pairs = commonPairs(builder.sequences(), (df) => df > pgListTuning.completeMinDf);
   }
 
+  /** A rebuild's phrase pairs once {@link prepare} made them. */
+  private pairs: Array<{ pair: string; ids: number[] }> | undefined;
+
   /**
-   * At the end of the transaction: a rebuild stores its terms' document frequencies and its
-   * lists and returns the meta row of their averages; otherwise nothing changes.
+   * At the end of the transaction: a rebuild stores its terms' document frequencies, its lists
+   * and its phrase pairs and returns the meta rows of their averages and of the pairs' count;
+   * otherwise nothing changes.
    */
-  async finish(): Promise<[string, string] | undefined> {
+  async finish(): Promise<Array<[string, string]>> {
     this.prepare();
     const built = this.built;
-    if (!built) return undefined;
+    if (!built) return [];
     this.built = undefined;
     const frequencies = this.frequencies!;
     this.frequencies = undefined;
@@ -259,8 +285,26 @@ export class ChampionWriter {
       }
     }
     if (cols[0].length > 0) await this.q(this.sql.insert, cols);
+    let pairs: [string[], string[]] = [[], []];
+    entries = 0;
+    for (const { pair, ids } of this.pairs ?? []) {
+      pairs[0].push(pair);
+      pairs[1].push(`{${ids.join(',')}}`);
+      entries += ids.length;
+      if (entries >= LIST_BATCH) {
+        await this.q(this.sql.insertPairs, pairs);
+        pairs = [[], []];
+        entries = 0;
+      }
+    }
+    if (pairs[0].length > 0) await this.q(this.sql.insertPairs, pairs);
+    const kept = String(this.pairs?.length ?? 0);
+    this.pairs = undefined;
     // No list, nothing to admit to: an incremental reindex then skips admission.
     this.averages = built.lists.length > 0 ? built.averages : undefined;
-    return [AVERAGES_KEY, built.lists.length > 0 ? JSON.stringify(built.averages) : ''];
+    return [
+      [AVERAGES_KEY, built.lists.length > 0 ? JSON.stringify(built.averages) : ''],
+      [PAIRS_KEY, kept],
+    ];
   }
 }

@@ -259,6 +259,70 @@ if (url) {
       },
     );
 
+    test("phrases of common words are checked in their pairs' chunks: the pairs hold every chunk with the words adjacent, and pages equal SQLite before and after an incremental reindex", async () => {
+      writeNotes(dir, 90);
+      const { store, lite, schema } = open();
+      await store.reindex({ full: true });
+      await lite.reindex({ full: true });
+      /** Each pair's chunks as stored (with the added rows), and as the vectors give them. */
+      const pairs = async () => {
+        const rows = (
+          await admin.query(
+            `SELECT p.pair, p.chunk_ids || coalesce(a.ids, '{}') AS ids FROM "${schema}".phrase_pairs p
+              LEFT JOIN (SELECT pair, array_agg(chunk_id) AS ids FROM "${schema}".phrase_pairs_added
+                GROUP BY pair) a ON a.pair = p.pair ORDER BY p.pair`,
+          )
+        ).rows as Array<{ pair: string; ids: string[] }>;
+        return rows.map((r) => ({ pair: r.pair, ids: r.ids.map(Number).sort((a, b) => a - b) }));
+      };
+      const holders = async (pair: string) => {
+        const [a, b] = pair.split(' ');
+        const rows = (
+          await admin.query(
+            `SELECT id FROM "${schema}".chunks WHERE terms @@ to_tsquery('simple', $1) ORDER BY id`,
+            [`${a} <-> ${b}`],
+          )
+        ).rows as Array<{ id: string }>;
+        return rows.map((r) => Number(r.id));
+      };
+      const stored = await pairs();
+      expect(stored.length).toBeGreaterThan(10);
+      for (const { pair, ids } of stored.slice(0, 12))
+        expect(ids, pair).toEqual(await holders(pair));
+      const queries = stored
+        .filter((_, k) => k % Math.ceil(stored.length / 8) === 0)
+        .map(({ pair }) => `"${pair}"`);
+      queries.push(`"${stored[0]!.pair}" ${stored[1]!.pair.split(' ')[0]}`);
+      const check = async () => {
+        for (const query of queries) {
+          expect(await shown(store, { query }), query).toEqual(await shown(lite, { query }));
+        }
+      };
+      await check();
+      // A note of one pair, another pair's notes removed: the new chunk joins, the removed stay.
+      const [first, second] = [stored[0]!, stored[1]!];
+      const paths = (
+        await admin.query(
+          `SELECT DISTINCT f.path FROM "${schema}".chunks c JOIN "${schema}".files f ON f.id = c.file_id
+            WHERE c.id = ANY($1::bigint[]) ORDER BY f.path`,
+          [second.ids],
+        )
+      ).rows.map((r: { path: string }) => r.path);
+      rmSync(join(dir.path, paths[0]!));
+      dir.write('new/pair.md', `# fresh\n\nsome ${first.pair} here\n`);
+      await store.reindex();
+      await lite.reindex();
+      const after = new Map((await pairs()).map((p) => [p.pair, p.ids]));
+      const live = await holders(first.pair);
+      const fresh = live.filter((id) => !first.ids.includes(id));
+      expect(fresh).toHaveLength(1);
+      for (const id of live) expect(after.get(first.pair)).toContain(id);
+      expect(after.get(second.pair)!.length).toBe(second.ids.length);
+      await check();
+      const r = await store.search({ query: `"${first.pair}" fresh`, limit: 5 });
+      expect(r.results[0]?.path).toBe('notes/new/pair.md');
+    });
+
     test("a reindex leaves nothing in the term index's pending list (a small one soon after it returns)", async () => {
       writeNotes(dir, 90);
       const { store, schema } = open();

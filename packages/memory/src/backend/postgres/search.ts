@@ -63,6 +63,8 @@ interface StatsRow {
   generation: string | null;
   /** The averages the champion lists were ordered with (JSON), when there are lists. */
   averages: string | null;
+  /** How many phrase pairs the last rebuild kept (null before the first). */
+  pairs: string | null;
 }
 
 /**
@@ -236,6 +238,7 @@ export class PgSearch {
 
     const need = request.offset + request.limit + 1;
     const champions = ChampionRows.of(plan, found, stats.docs, match === 'raw', st?.averages);
+    champions.hasPairs = Number(st?.pairs ?? 0) > 0;
     const scorer = await this.score(run, plan, stats, files, within, need, champions);
     const rows = scorer.top(need);
     if (match !== 'raw') {
@@ -310,19 +313,19 @@ export class PgSearch {
     const allowedValues: unknown[] = [];
     if (files) allowed.push(`c.file_id = ANY($${allowedValues.push(files)}::bigint[])`);
     if (within) allowed.push(`c.id = ANY($${allowedValues.push(within)}::bigint[])`);
+    const variants = chunks.phrases.flatMap((i) =>
+      phraseFields(plan.clauses[i]!).map((v) => ({
+        clause: i,
+        langs: v.langs as Language[],
+        terms: v.terms,
+        fields: v.fields,
+      })),
+    );
+    await champions.readPairs(run, this.n.s, variants);
     await champions.phrases(
       run,
-      `${this.n.s}.chunks`,
-      champions.cappedVariants(
-        chunks.phrases.flatMap((i) =>
-          phraseFields(plan.clauses[i]!).map((v) => ({
-            clause: i,
-            langs: v.langs as Language[],
-            terms: v.terms,
-            fields: v.fields,
-          })),
-        ),
-      ),
+      this.n.s,
+      champions.cappedVariants(variants),
       allowed,
       allowedValues,
     );

@@ -1,4 +1,4 @@
-import { ADDED_KEY, AVERAGES_KEY, championStatements } from './champions.js';
+import { ADDED_KEY, AVERAGES_KEY, championStatements, PAIRS_KEY } from './champions.js';
 import type { Names } from './schema.js';
 
 /** The statements of the PostgreSQL backend that do not depend on a query, for one schema. */
@@ -45,7 +45,8 @@ export function statements(n: Names) {
   const rankingColumns = `s.docs, s.title, s.headings, s.body,
         (SELECT value FROM ${s}.meta WHERE key = 'languages') AS languages,
         (SELECT value FROM ${s}.meta WHERE key = 'generation') AS generation,
-        (SELECT value FROM ${s}.meta WHERE key = '${AVERAGES_KEY}') AS averages`;
+        (SELECT value FROM ${s}.meta WHERE key = '${AVERAGES_KEY}') AS averages,
+        (SELECT value FROM ${s}.meta WHERE key = '${PAIRS_KEY}') AS pairs`;
   // The lists by term, one index look-up each (LIMIT 1 keeps the planner from making it a join,
   // which read every list of the table to test it for emptiness: ~2 ms a search at 581 lists);
   // only of the prefixes' terms and of $3 (a question's stop words are left out of its ranking:
@@ -175,6 +176,8 @@ export function statements(n: Names) {
     clear: [
       `DELETE FROM ${s}.champions`,
       `DELETE FROM ${s}.champions_added`,
+      `DELETE FROM ${s}.phrase_pairs`,
+      `DELETE FROM ${s}.phrase_pairs_added`,
       `DELETE FROM ${s}.meta WHERE key = '${ADDED_KEY}'`,
       `DELETE FROM ${s}.chunks`,
       `DELETE FROM ${s}.term_df`,

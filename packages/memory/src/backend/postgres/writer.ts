@@ -586,8 +586,7 @@ export class PgWriter implements IndexWriter {
       ['chunk_count', String(chunks)],
       ['generation', this.generation],
     ];
-    const averages = await this.champions.finish();
-    if (averages) entries.push(averages);
+    entries.push(...(await this.champions.finish()));
     await this.q(this.sql.finish, [
       summary.sources.map((s) => s.id),
       summary.sources.map((s) => s.root),
