@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom, skewedWords } from '../test-helpers/random.js';
 import { analyseChunk } from './analysis.js';
 import {
   admits,
@@ -172,13 +173,7 @@ describe('champion lists', () => {
   it('grows its columns past their first size: counts, document frequencies and lists as brute force gives them', () => {
     // 600 chunks of ~120 distinct words among 3,000 (some in titles and headings, some
     // repeated): ~70,000 entries, more than the columns first hold.
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
-    const word = () => `w${Math.floor(3000 * random() ** 2)}`;
-    const words = (n: number) => Array.from({ length: n }, word).join(' ');
+    const words = skewedWords(seededRandom(7), 3000);
     const chunks = Array.from({ length: 600 }, () =>
       analyseChunk('n.md', `${words(2)} > ${words(3)}`, words(160), 'en'),
     );

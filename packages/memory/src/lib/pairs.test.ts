@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom, skewedWords } from '../test-helpers/random.js';
 import { analyseChunk } from './analysis.js';
 import { ChampionBuilder } from './champions.js';
 import { commonPairs, pairKey, pairsOf, pairTuning, phrasePairs } from './pairs.js';
@@ -11,13 +12,7 @@ describe('phrase pairs', () => {
 
   it('keeps, for adjacent terms both common and listed, every chunk where they follow each other in one field', () => {
     // 200 chunks over a small vocabulary: w0..w3 common, w9 rare; titles and bodies.
-    let seed = 3;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
-    const word = () => `w${Math.floor(10 * random() ** 2)}`;
-    const words = (n: number) => Array.from({ length: n }, word).join(' ');
+    const words = skewedWords(seededRandom(3), 10);
     const chunks = Array.from({ length: 200 }, (_, i) =>
       analyseChunk('n.md', words(2), words(3 + (i % 7)), 'en'),
     );

@@ -1,4 +1,5 @@
 import type { TempDir } from './fs.js';
+import { seededRandom } from './random.js';
 
 /**
  * Writes `count` notes of a Zipf-like vocabulary of 30 words (`va0q`, `vb1q`, …; the first
@@ -6,11 +7,7 @@ import type { TempDir } from './fs.js';
  * ties for brute-force comparisons of rankings. The same `seed0` writes the same notes.
  */
 export function writeNotes(dir: TempDir, count: number, seed0 = 11): void {
-  let seed = seed0;
-  const random = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
+  const random = seededRandom(seed0);
   const vocab = Array.from({ length: 30 }, (_, i) => `v${String.fromCharCode(97 + (i % 26))}${i}q`);
   const word = () => vocab[Math.floor(vocab.length * random() ** 3)]!;
   const words = (n: number) => Array.from({ length: n }, word).join(' ');

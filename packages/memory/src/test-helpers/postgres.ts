@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, afterEach, beforeEach } from 'vitest';
+import type { MemoryStore } from '../types.js';
+import { type TempDir, tempDir } from './fs.js';
 
 export { postgresForTests } from '../../../../scripts/postgres-for-tests.mjs';
 
@@ -34,6 +37,52 @@ export function testSchemas(url: string) {
       await admin?.end();
       admin = undefined;
     },
+  };
+}
+
+/**
+ * A test file's schemas ({@link testSchemas}) and a one-connection pool to read them with,
+ * both closed after the file's tests.
+ */
+export function testDatabase(url: string): {
+  schemas: ReturnType<typeof testSchemas>;
+  admin: pg.Pool;
+} {
+  const schemas = testSchemas(url);
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  afterAll(async () => {
+    await schemas.close();
+    await admin.end();
+  });
+  return { schemas, admin };
+}
+
+/**
+ * Per test of the calling `describe`: fresh schema names, a temporary folder (`dir`) and the
+ * stores it opens (`stores`), closed, dropped and removed after the test.
+ */
+export function testStores(schemas: ReturnType<typeof testSchemas>): {
+  readonly dir: TempDir;
+  stores: MemoryStore[];
+} {
+  let dir: TempDir | undefined;
+  const stores: MemoryStore[] = [];
+  beforeEach(() => {
+    schemas.next();
+    dir = tempDir();
+    stores.length = 0;
+  });
+  afterEach(async () => {
+    for (const s of stores) await s.close();
+    await schemas.dropAll();
+    dir?.cleanup();
+  });
+  return {
+    get dir() {
+      if (!dir) throw new Error('testStores: no test is running');
+      return dir;
+    },
+    stores,
   };
 }
 

@@ -1,8 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_CHUNK_WORDS } from '@lectern/markdown';
-import pg from 'pg';
-import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { prepareFile } from '../../indexer.js';
 import type { AnalysedChunk } from '../../lib/analysis.js';
 import {
@@ -17,7 +16,8 @@ import {
 import { createMemory } from '../../store.js';
 import { type TempDir, tempDir } from '../../test-helpers/fs.js';
 import { writeNotes } from '../../test-helpers/notes.js';
-import { postgresForTests, recordStatements, testSchemas } from '../../test-helpers/postgres.js';
+import { comparablePage } from '../../test-helpers/pages.js';
+import { postgresForTests, recordStatements, testDatabase } from '../../test-helpers/postgres.js';
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
@@ -35,12 +35,7 @@ const lookups = (sent: string[], rows: Array<number | undefined>) =>
   sent.reduce((n, t, i) => n + (/ AS (v|ab)\b/.test(t) ? (rows[i] ?? 0) : 0), 0);
 
 if (url) {
-  const schemas = testSchemas(url);
-  const admin = new pg.Pool({ connectionString: url, max: 1 });
-  afterAll(async () => {
-    await schemas.close();
-    await admin.end();
-  });
+  const { schemas, admin } = testDatabase(url);
 
   describe('PostgreSQL champion lists', () => {
     let dir: TempDir;
@@ -492,22 +487,8 @@ if (url) {
       const { lists } = await storedLists(schema);
       const listed = [...lists.keys()];
       expect(listed).toEqual(expect.arrayContaining(['va0q', 'vb1q']));
-      // Chunks of equal score are ordered by chunk id, which follows the order the reindex met
-      // the files (read concurrently): compare the scores in order, and the chunks of each
-      // score as a set (the last score's set may be cut by the page).
-      const shown = async (s: MemoryStore, options: SearchOptions) => {
-        const r = await s.search({ limit: 20, ...options });
-        const last = r.results.at(-1)?.score;
-        return {
-          match: r.match,
-          fts_query: r.fts_query,
-          scores: r.results.map((c) => c.score),
-          results: r.results
-            .filter((c) => c.score !== last)
-            .map((c) => `${c.score} ${c.path}:${c.start_line}`)
-            .sort(),
-        };
-      };
+      // Scores in order, chunks of a score as a set (see `comparablePage`).
+      const shown = comparablePage;
       const queries = [
         ...listed.slice(0, 6),
         `${listed[0]} ${listed[1]}`,

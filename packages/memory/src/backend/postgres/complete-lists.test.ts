@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { championTuning, unpackCounts } from '../../lib/champions.js';
 import { createMemory } from '../../store.js';
-import { type TempDir, tempDir } from '../../test-helpers/fs.js';
+import type { TempDir } from '../../test-helpers/fs.js';
 import { writeNotes } from '../../test-helpers/notes.js';
-import { postgresForTests, testSchemas } from '../../test-helpers/postgres.js';
+import { comparablePage } from '../../test-helpers/pages.js';
+import { postgresForTests, testDatabase, testStores } from '../../test-helpers/postgres.js';
 import type { MemoryStore, SearchOptions } from '../../types.js';
 import { sqliteBackend } from '../sqlite/backend.js';
 import { postgresBackend } from './backend.js';
@@ -21,33 +21,24 @@ import { searchTuning } from './search.js';
 const url = postgresForTests('the PostgreSQL complete-list tests');
 
 if (url) {
-  const schemas = testSchemas(url);
-  const admin = new pg.Pool({ connectionString: url, max: 1 });
-  afterAll(async () => {
-    await schemas.close();
-    await admin.end();
-  });
+  const { schemas, admin } = testDatabase(url);
 
   describe('PostgreSQL complete lists', () => {
-    let dir: TempDir;
-    let stores: MemoryStore[];
+    const per = testStores(schemas);
     const champions = { ...championTuning };
     const complete = { ...pgListTuning };
+    let dir: TempDir;
+    let stores: MemoryStore[];
 
     beforeEach(() => {
-      schemas.next();
-      dir = tempDir();
-      stores = [];
+      ({ dir, stores } = per);
       championTuning.minDf = 40;
       championTuning.size = 6;
       pgListTuning.completeMinDf = 2;
     });
-    afterEach(async () => {
+    afterEach(() => {
       Object.assign(championTuning, champions);
       Object.assign(pgListTuning, complete);
-      for (const s of stores) await s.close();
-      await schemas.dropAll();
-      dir.cleanup();
     });
 
     function open(): { store: MemoryStore; lite: MemoryStore; schema: string } {
@@ -115,20 +106,7 @@ if (url) {
       });
     }
 
-    /** A page as scores in order, and the chunks of each score but the last as a set. */
-    const shown = async (s: MemoryStore, options: SearchOptions) => {
-      const r = await s.search({ limit: 15, ...options });
-      const last = r.results.at(-1)?.score;
-      return {
-        match: r.match,
-        fts_query: r.fts_query,
-        scores: r.results.map((c) => c.score),
-        results: r.results
-          .filter((c) => c.score !== last)
-          .map((c) => `${c.score} ${c.path}:${c.start_line}`)
-          .sort(),
-      };
-    };
+    const shown = (s: MemoryStore, options: SearchOptions) => comparablePage(s, options, 15);
 
     /** Words of every kind of list, their prefixes, phrases and a question. */
     function questions(terms: Map<string, { floor: number }>): string[] {
