@@ -435,12 +435,19 @@ class PostgresBackend implements MemoryBackend {
   private movePendingSoon(): void {
     if (this.pendingQueued) return;
     this.pendingQueued = true;
+    this.inBackground(async (c) => {
+      this.pendingQueued = false;
+      await this.movePending(c);
+    });
+  }
+
+  /** Runs `work` on a pooled connection after the upkeep queued before it; never fatal. */
+  private inBackground(work: (c: Pg.PoolClient) => Promise<void>): void {
     this.maintenance = this.maintenance
       .then(async () => {
-        this.pendingQueued = false;
         const c = await this.pool.connect();
         try {
-          await this.movePending(c);
+          await work(c);
         } finally {
           c.release();
         }
@@ -459,16 +466,9 @@ class PostgresBackend implements MemoryBackend {
    * process vacuums; never fatal; one at a time.
    */
   private vacuumSoon(): void {
-    this.maintenance = this.maintenance
-      .then(async () => {
-        const c = await this.pool.connect();
-        try {
-          await c.query(`VACUUM (ANALYZE, SKIP_LOCKED) ${this.tables}`);
-        } finally {
-          c.release();
-        }
-      })
-      .catch(() => {});
+    this.inBackground(async (c) => {
+      await c.query(`VACUUM (ANALYZE, SKIP_LOCKED) ${this.tables}`);
+    });
   }
 
   async close(): Promise<void> {

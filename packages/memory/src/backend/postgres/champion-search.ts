@@ -65,7 +65,7 @@ export class ChampionRows {
   }
 
   /** Whether the index keeps phrase pairs (else {@link readPairs} reads nothing). */
-  hasPairs = false;
+  private hasPairs = false;
 
   /** The phrase pairs' lists read by {@link readPairs}: chunk ids as array text, and how many. */
   private readonly pairs = new Map<string, { ids: string; n: number }>();
@@ -134,8 +134,11 @@ export class ChampionRows {
     raw: boolean,
     /** The `champion_averages` meta value (JSON; empty or null when there are no lists). */
     averages?: string | null,
+    /** Whether the index keeps phrase pairs (the `phrase_pairs` meta value is above 0). */
+    pairs = false,
   ): ChampionRows {
     const out = new ChampionRows(plan);
+    out.hasPairs = pairs;
     out.docs = docs;
     out.raw = raw;
     if (averages) out.averages = JSON.parse(averages) as Averages;
@@ -148,11 +151,11 @@ export class ChampionRows {
     }
     for (const row of rows) {
       if (!row.ids || row.ids.length === 0 || !terms.has(row.term)) continue;
+      const floor = row.floor === null || row.floor === undefined ? undefined : Number(row.floor);
       // A complete list (floor 0) holds every chunk with the term: reading it is always exact.
-      const complete = row.floor !== null && row.floor !== undefined && Number(row.floor) === 0;
-      if (!complete && !read(Number(row.df))) {
-        if (row.floor !== null && row.floor !== undefined && !out.floors.has(row.term)) {
-          out.floors.set(row.term, { floor: Number(row.floor), ids: row.ids.map(Number) });
+      if (floor !== 0 && !read(Number(row.df))) {
+        if (floor !== undefined && !out.floors.has(row.term)) {
+          out.floors.set(row.term, { floor, ids: row.ids.map(Number) });
         }
         continue;
       }

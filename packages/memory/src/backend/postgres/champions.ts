@@ -244,6 +244,31 @@ export class ChampionWriter {
     this.pairs = commonPairs(builder.sequences(), (df) => df > pgListTuning.completeMinDf);
   }
 
+  /**
+   * Sends `rows` with `statement`, one parameter array per column (`row` gives a row's values
+   * and how many list entries it holds), about {@link LIST_BATCH} entries a statement.
+   */
+  private async inBatches<T>(
+    statement: string,
+    rows: readonly T[],
+    row: (item: T) => [unknown[], number],
+  ): Promise<void> {
+    let cols: unknown[][] = [];
+    let entries = 0;
+    for (const item of rows) {
+      const [values, size] = row(item);
+      if (cols.length === 0) cols = values.map(() => []);
+      for (let k = 0; k < values.length; k++) cols[k]!.push(values[k]);
+      entries += size;
+      if (entries >= LIST_BATCH) {
+        await this.q(statement, cols);
+        cols = [];
+        entries = 0;
+      }
+    }
+    if (cols.length > 0) await this.q(statement, cols);
+  }
+
   /** A rebuild's phrase pairs once {@link prepare} made them. */
   private pairs: Array<{ pair: string; ids: number[] }> | undefined;
 
@@ -268,36 +293,19 @@ export class ChampionWriter {
         await this.q(this.sql.frequencies, [terms.slice(i, end), Array.from(df.subarray(i, end))]);
       }
     }
-    let cols: [string[], number[], string[], string[]] = [[], [], [], []];
-    let entries = 0;
-    for (const list of built.lists) {
-      cols[0].push(list.term);
-      cols[1].push(list.floor);
-      cols[2].push(`{${list.entries.map((e) => e.chunk).join(',')}}`);
-      cols[3].push(
+    await this.inBatches(this.sql.insert, built.lists, (list) => [
+      [
+        list.term,
+        list.floor,
+        `{${list.entries.map((e) => e.chunk).join(',')}}`,
         `{${list.entries.map((e) => packCounts(e.title, e.headings, e.body)).join(',')}}`,
-      );
-      entries += list.entries.length;
-      if (entries >= LIST_BATCH) {
-        await this.q(this.sql.insert, cols);
-        cols = [[], [], [], []];
-        entries = 0;
-      }
-    }
-    if (cols[0].length > 0) await this.q(this.sql.insert, cols);
-    let pairs: [string[], string[]] = [[], []];
-    entries = 0;
-    for (const { pair, ids } of this.pairs ?? []) {
-      pairs[0].push(pair);
-      pairs[1].push(`{${ids.join(',')}}`);
-      entries += ids.length;
-      if (entries >= LIST_BATCH) {
-        await this.q(this.sql.insertPairs, pairs);
-        pairs = [[], []];
-        entries = 0;
-      }
-    }
-    if (pairs[0].length > 0) await this.q(this.sql.insertPairs, pairs);
+      ],
+      list.entries.length,
+    ]);
+    await this.inBatches(this.sql.insertPairs, this.pairs ?? [], ({ pair, ids }) => [
+      [pair, `{${ids.join(',')}}`],
+      ids.length,
+    ]);
     const kept = String(this.pairs?.length ?? 0);
     this.pairs = undefined;
     // No list, nothing to admit to: an incremental reindex then skips admission.

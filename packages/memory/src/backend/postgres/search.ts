@@ -237,8 +237,14 @@ export class PgSearch {
     if (match !== 'raw') expression = plan.expression;
 
     const need = request.offset + request.limit + 1;
-    const champions = ChampionRows.of(plan, found, stats.docs, match === 'raw', st?.averages);
-    champions.hasPairs = Number(st?.pairs ?? 0) > 0;
+    const champions = ChampionRows.of(
+      plan,
+      found,
+      stats.docs,
+      match === 'raw',
+      st?.averages,
+      Number(st?.pairs ?? 0) > 0,
+    );
     const scorer = await this.score(run, plan, stats, files, within, need, champions);
     const rows = scorer.top(need);
     if (match !== 'raw') {

@@ -74,16 +74,16 @@ export class PgWriter implements IndexWriter {
   /** The chunk count `finish` recorded, if it ran. */
   private total: number | undefined;
 
-  /**
-   * What the tables need once this transaction has committed, by autovacuum's default rules:
-   * `vacuum` when it deleted more chunk rows than 50 plus a fifth of the index, `analyze` when
-   * it inserted or deleted more than 50 plus a tenth, else nothing.
-   */
   /** Whether this transaction wrote any chunk row (entries for the term index's pending list). */
   get wroteChunks(): boolean {
     return this.inserted > 0;
   }
 
+  /**
+   * What the tables need once this transaction has committed, by autovacuum's default rules:
+   * `vacuum` when it deleted more chunk rows than 50 plus a fifth of the index, `analyze` when
+   * it inserted or deleted more than 50 plus a tenth, else nothing.
+   */
   upkeep(): 'vacuum' | 'analyze' | undefined {
     if (this.total === undefined) return undefined;
     if (this.deleted > 50 + 0.2 * this.total) return 'vacuum';
